@@ -1,0 +1,28 @@
+"""Run the test suite's OpenAI-compatible stub in its own process, so it does not share our GIL."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@contextmanager
+def stub_process(latency: float = 0.0):
+    """Yield the base URL of a stub server started in a subprocess with the given latency."""
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "tests" / "openai_stub.py"), "--port", "0", "--latency", str(latency)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = proc.stdout.readline().strip()
+        if not line.startswith("STUB_URL="):
+            raise RuntimeError(f"the stub did not start: {line!r}")
+        yield line.split("=", 1)[1]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

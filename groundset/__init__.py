@@ -1,0 +1,47 @@
+"""groundset: docs folder -> knowledge graph -> grounded RAG test set -> scores. Offline by default."""
+
+from ._version import __version__
+from .core import (
+    OFFLINE_LLM,
+    CallEngine,
+    ConfigError,
+    GroundsetError,
+    HashingEmbeddings,
+    ModelCallError,
+    ModelTimeoutError,
+    OfflineUnsupported,
+    Prompt,
+    PromptOutputError,
+    RetryPolicy,
+    Usage,
+    configure,
+    get_engine,
+    list_prompts,
+    resolve_embeddings,
+    resolve_llm,
+    stage,
+    track,
+)
+
+__all__ = [
+    "OFFLINE_LLM",
+    "CallEngine",
+    "ConfigError",
+    "GroundsetError",
+    "HashingEmbeddings",
+    "ModelCallError",
+    "ModelTimeoutError",
+    "OfflineUnsupported",
+    "Prompt",
+    "PromptOutputError",
+    "RetryPolicy",
+    "Usage",
+    "__version__",
+    "configure",
+    "get_engine",
+    "list_prompts",
+    "resolve_embeddings",
+    "resolve_llm",
+    "stage",
+    "track",
+]

@@ -1,0 +1,110 @@
+"""The ``groundset`` command: thin; parses, calls the API, prints."""
+
+import os
+import sys
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from ._version import __version__
+from .core import ConfigError, GroundsetError, default_cache_dir, describe_model
+from .core.secrets import redact
+
+app = typer.Typer(
+    name="groundset",
+    help="Docs folder -> knowledge graph -> grounded RAG test set -> scores. Offline by default.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console()
+err = Console(stderr=True)
+
+LlmOption = Annotated[
+    str | None,
+    typer.Option(
+        "--llm", help="LLM spec: 'offline' or 'openai:<model>' (default: $GROUNDSET_LLM or offline)."
+    ),
+]
+EmbeddingsOption = Annotated[
+    str | None,
+    typer.Option(
+        "--embeddings",
+        help="Embeddings spec: 'offline[:dim]' or 'openai:<model>' "
+        "(default: $GROUNDSET_EMBEDDINGS or offline).",
+    ),
+]
+
+
+def _version(value: bool) -> None:
+    if value:
+        out.print(f"groundset {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+    debug: Annotated[bool, typer.Option("--debug", help="Show full tracebacks on errors.")] = False,
+) -> None:
+    """groundset: build a grounded RAG test set from your docs and score RAG systems against it."""
+
+
+@app.command()
+def models(llm: LlmOption = None, embeddings: EmbeddingsOption = None) -> None:
+    """Show the LLM and embeddings groundset would use, and where that configuration came from."""
+    from .core import resolve_embeddings, resolve_llm
+
+    chosen_llm = resolve_llm(llm)
+    chosen_emb = resolve_embeddings(embeddings)
+    for role, chosen in (("llm", chosen_llm), ("embeddings", chosen_emb)):
+        out.print(
+            f"{role + ':':<12} {describe_model(chosen.model)}  ({chosen.source})",
+            soft_wrap=True,
+            highlight=False,
+            markup=False,
+        )
+    out.print(f"{'call cache:':<12} {default_cache_dir()}", soft_wrap=True, highlight=False)
+    if chosen_llm.is_offline:
+        out.print(
+            "offline: every task runs its deterministic classical-NLP form; no data leaves this machine.",
+            soft_wrap=True,
+        )
+        if os.environ.get("OPENAI_API_KEY"):
+            out.print(
+                "note: OPENAI_API_KEY is set; pass --llm openai:<model> (or set GROUNDSET_LLM) to use it.",
+                soft_wrap=True,
+            )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: one clear line and a non-zero exit on error; a traceback only with --debug."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in args
+    command = typer.main.get_command(app)
+    try:
+        command.main(args=args, prog_name="groundset", standalone_mode=False)
+    except typer.Exit as exc:
+        return exc.exit_code
+    except (typer.Abort, KeyboardInterrupt):
+        err.print("aborted")
+        return 130
+    except Exception as exc:  # noqa: BLE001 - the one place errors become a line
+        if hasattr(exc, "show") and isinstance(getattr(exc, "exit_code", None), int):
+            exc.show()  # a usage error from the option parser: it prints its own message
+            return exc.exit_code
+        if debug:
+            raise
+        kind = "error" if isinstance(exc, GroundsetError | ConfigError) else f"error ({type(exc).__name__})"
+        err.print(f"{kind}: {redact(str(exc))}", markup=False, highlight=False, soft_wrap=True)
+        if not isinstance(exc, GroundsetError):
+            err.print("run again with --debug for the full traceback", style="dim")
+        return 1
+    return 0
+
+
+def run() -> None:
+    sys.exit(main())

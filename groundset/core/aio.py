@@ -1,0 +1,87 @@
+"""One long-lived event loop in a background thread, on which every model call runs.
+
+Why: HTTP clients (httpx, used by the OpenAI client that LangChain caches per base URL)
+pool connections bound to the event loop that opened them. Running each sync call on a
+fresh loop, or mixing the caller's loop with another, breaks those pools ("Event loop is
+closed"). Running all model I/O on one loop for the life of the process avoids that, and
+gives sync twins that work inside an already running loop (Jupyter) with no patching.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import threading
+from collections.abc import Coroutine
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+_lock = threading.Lock()
+_loop: asyncio.AbstractEventLoop | None = None
+_thread: threading.Thread | None = None
+
+
+def engine_loop() -> asyncio.AbstractEventLoop:
+    """Return the background loop, starting its thread on first use."""
+    global _loop, _thread
+    with _lock:
+        if _loop is None or _loop.is_closed() or _thread is None or not _thread.is_alive():
+            loop = asyncio.new_event_loop()
+            ready = threading.Event()
+
+            def _run() -> None:
+                asyncio.set_event_loop(loop)
+                loop.call_soon(ready.set)
+                loop.run_forever()
+
+            thread = threading.Thread(target=_run, name="groundset-engine", daemon=True)
+            thread.start()
+            ready.wait()
+            _loop, _thread = loop, thread
+        return _loop
+
+
+def on_engine_thread() -> bool:
+    return _thread is not None and threading.current_thread() is _thread
+
+
+async def on_engine(coro: Coroutine[Any, Any, T]) -> T:
+    """Await ``coro`` on the engine loop, from any loop (or from the engine loop itself)."""
+    if on_engine_thread():
+        return await coro
+    future = asyncio.run_coroutine_threadsafe(coro, engine_loop())
+    try:
+        return await asyncio.wrap_future(future)
+    except asyncio.CancelledError:
+        future.cancel()
+        raise
+
+
+def run_sync(coro: Coroutine[Any, Any, T]) -> T:
+    """Run ``coro`` on the engine loop and block until it finishes: the sync twin of any async API.
+
+    Works with or without a running loop in the calling thread. Calling it from code that
+    itself runs on the engine loop would deadlock, so that raises instead.
+    """
+    if on_engine_thread():
+        coro.close()
+        raise RuntimeError(
+            "a sync groundset call was made from inside groundset's own event loop; "
+            "use the async form (await ...) there"
+        )
+    future = asyncio.run_coroutine_threadsafe(coro, engine_loop())
+    try:
+        return future.result()
+    except KeyboardInterrupt:
+        future.cancel()
+        raise
+
+
+def _shutdown() -> None:
+    loop = _loop
+    if loop is not None and not loop.is_closed():
+        loop.call_soon_threadsafe(loop.stop)
+
+
+atexit.register(_shutdown)

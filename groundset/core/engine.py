@@ -1,0 +1,289 @@
+"""The call engine: the one place every model call (chat and embeddings) goes through.
+
+Layers, outermost first: persistent cache -> single-flight (identical concurrent calls share
+one computation) -> bounded concurrency -> optional requests-per-second limit -> per-call
+timeout -> retry with backoff on 429/5xx/timeouts -> usage accounting by stage.
+Everything runs on the engine loop (see ``aio``), so the engine's state needs no locks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, TypeVar
+
+import numpy as np
+
+from .aio import on_engine, on_engine_thread, run_sync
+from .cache import CallCache, open_cache
+from .clients import PrivateClients
+from .errors import ModelCallError, ModelTimeoutError
+from .hashing import stable_hash
+from .models import model_identity, model_name
+from .offline_embeddings import HashingEmbeddings
+from .retry import RetryPolicy, is_retryable, retry_after_of, status_of
+from .secrets import redact
+from .usage import DEFAULT_PRICES, Usage, active_scopes, current_stage, price_of
+
+T = TypeVar("T")
+TokenCounts = tuple[int, int] | None
+
+
+class CallEngine:
+    """Cache, single-flight, limits, retries and usage for model calls.
+
+    ``cache``: True (default dir), False (off), or a directory. ``timeout`` is per request,
+    in seconds (None: no limit). ``prices``: model name -> (USD per 1M input, per 1M output).
+    """
+
+    def __init__(
+        self,
+        *,
+        cache: bool | str | Any = True,
+        max_concurrency: int = 16,
+        requests_per_second: float | None = None,
+        timeout: float | None = 120.0,
+        retry: RetryPolicy | None = None,
+        prices: dict[str, tuple[float, float]] | None = None,
+        embedding_batch_size: int = 256,
+    ) -> None:
+        if max_concurrency < 1:
+            raise ValueError(f"max_concurrency must be >= 1, got {max_concurrency}")
+        if timeout is not None and timeout <= 0:
+            raise ValueError(f"timeout must be > 0 seconds or None, got {timeout}")
+        if requests_per_second is not None and requests_per_second <= 0:
+            raise ValueError(f"requests_per_second must be > 0 or None, got {requests_per_second}")
+        self.cache: CallCache | None = open_cache(cache)
+        self.max_concurrency = max_concurrency
+        self.timeout = timeout
+        self.retry = retry or RetryPolicy()
+        self.prices = {**DEFAULT_PRICES, **(prices or {})}
+        self.embedding_batch_size = embedding_batch_size
+        self.usage = Usage()
+        self._rps = requests_per_second
+        self._limiter: Any = None
+        self._semaphore: asyncio.Semaphore | None = None
+        self._inflight: dict[str, asyncio.Future[Any]] = {}
+        self.structured_methods: dict[str, Any] = {}
+        self._clients = PrivateClients(max_concurrency)
+
+    def loop_safe(self, model: Any) -> Any:
+        """The object to send requests through: for OpenAI-style models, a copy with its own client."""
+        return self._clients.get(model)
+
+    # -- accounting -------------------------------------------------------------------
+    def record(self, stage: str | None, **counts: float) -> None:
+        label = stage or current_stage()
+        self.usage.record(label, **counts)
+        for scope in active_scopes():
+            scope.record(label, **counts)
+
+    def _record_tokens(self, model: Any, stage: str | None, tokens: TokenCounts) -> None:
+        if tokens is None:
+            return
+        cost = price_of(model_name(model), tokens[0], tokens[1], self.prices)
+        if cost is None:
+            self.record(stage, input_tokens=tokens[0], output_tokens=tokens[1], unpriced_calls=1)
+        else:
+            self.record(stage, input_tokens=tokens[0], output_tokens=tokens[1], cost=cost)
+
+    # -- cache + single-flight --------------------------------------------------------
+    async def cached(
+        self, key: str, stage: str | None, compute: Callable[[], Awaitable[bytes]], kind: str
+    ) -> bytes:
+        """Return the stored value for ``key`` or compute it once, however many callers ask at once."""
+        assert on_engine_thread(), "CallEngine.cached must run on the engine loop"
+        if self.cache is not None:
+            hit = self.cache.get(key)
+            if hit is not None:
+                self.record(stage, cache_hits=1)
+                return hit
+        pending = self._inflight.get(key)
+        if pending is not None:
+            self.record(stage, shared=1)
+            return await asyncio.shield(pending)
+        task = asyncio.ensure_future(self._compute_and_store(key, compute, kind))
+        self._inflight[key] = task
+        task.add_done_callback(lambda t: self._inflight.pop(key, None))
+        task.add_done_callback(_consume_exception)
+        return await asyncio.shield(task)
+
+    async def _compute_and_store(self, key: str, compute: Callable[[], Awaitable[bytes]], kind: str) -> bytes:
+        value = await compute()
+        if self.cache is not None:
+            self.cache.put(key, value, kind)
+        return value
+
+    # -- one request: concurrency, rate, timeout, retry, usage ------------------------
+    async def request(
+        self, model: Any, stage: str | None, send: Callable[[], Awaitable[tuple[T, TokenCounts]]]
+    ) -> T:
+        """Send one request (``send`` makes it and returns (value, (in, out) tokens or None))."""
+        assert on_engine_thread(), "CallEngine.request must run on the engine loop"
+        if self._semaphore is None:
+            self._semaphore = asyncio.Semaphore(self.max_concurrency)
+        attempt = 0
+        while True:
+            attempt += 1
+            async with self._semaphore:
+                if self._rps is not None:
+                    await self._rate_limiter().aacquire()
+                self.record(stage, calls=1)
+                try:
+                    if self.timeout is None:
+                        value, tokens = await send()
+                    else:
+                        value, tokens = await asyncio.wait_for(send(), self.timeout)
+                except Exception as exc:  # noqa: BLE001 - classified below, re-raised typed
+                    error: Exception = exc
+                else:
+                    self._record_tokens(model, stage, tokens)
+                    return value
+            self.record(stage, errors=1)
+            if attempt > self.retry.max_retries or not is_retryable(error):
+                raise self._final_error(error, attempt, stage) from error
+            self.record(stage, retries=1)
+            await asyncio.sleep(self.retry.delay(attempt, retry_after_of(error)))
+
+    def _final_error(self, error: Exception, attempts: int, stage: str | None) -> ModelCallError:
+        label = stage or current_stage()
+        if (
+            isinstance(error, asyncio.TimeoutError | TimeoutError)
+            or type(error).__name__ == "APITimeoutError"
+        ):
+            return ModelTimeoutError(
+                f"{label}: model request timed out after {self.timeout:g} s "
+                f"({attempts} attempt{'s' if attempts > 1 else ''})",
+                attempts=attempts,
+            )
+        status = status_of(error)
+        detail = redact(str(error)).strip().replace("\n", " ")[:300]
+        code = f"HTTP {status}, " if status is not None else ""
+        return ModelCallError(
+            f"{label}: model request failed after {attempts} attempt{'s' if attempts > 1 else ''} "
+            f"({code}{type(error).__name__}: {detail})",
+            attempts=attempts,
+            status=status,
+        )
+
+    def _rate_limiter(self) -> Any:
+        if self._limiter is None:
+            from langchain_core.rate_limiters import InMemoryRateLimiter
+
+            assert self._rps is not None
+            self._limiter = InMemoryRateLimiter(
+                requests_per_second=self._rps,
+                check_every_n_seconds=min(0.05, 0.5 / self._rps),
+                max_bucket_size=max(1.0, self._rps),
+            )
+        return self._limiter
+
+    # -- embeddings -------------------------------------------------------------------
+    async def embed(
+        self, model: Any, texts: Sequence[str], *, stage: str | None = "embeddings"
+    ) -> np.ndarray:
+        """Embed ``texts`` as an (n, dim) float32 matrix; each distinct text is paid for once."""
+        if not on_engine_thread():
+            return await on_engine(self.embed(model, texts, stage=stage))
+        texts = list(texts)
+        if isinstance(model, HashingEmbeddings):
+            self.record(stage, offline=len(texts))
+            return model.embed_matrix(texts)
+        identity = model_identity(model)
+        keys = [stable_hash(["embedding", identity, text]) for text in texts]
+        text_of = dict(zip(keys, texts, strict=True))
+        found: dict[str, np.ndarray] = {}
+        if self.cache is not None:
+            for key, blob in self.cache.get_many(text_of).items():
+                found[key] = np.frombuffer(blob, dtype=np.float32)
+            if found:
+                self.record(stage, cache_hits=len(found))
+        waiting = {k: self._inflight[k] for k in text_of if k not in found and k in self._inflight}
+        if waiting:
+            self.record(stage, shared=len(waiting))
+        todo = [k for k in text_of if k not in found and k not in waiting]
+        loop = asyncio.get_running_loop()
+        own = {key: loop.create_future() for key in todo}
+        for key, future in own.items():
+            self._inflight[key] = future
+            future.add_done_callback(_consume_exception)
+        try:
+            for start in range(0, len(todo), self.embedding_batch_size):
+                batch = todo[start : start + self.embedding_batch_size]
+                sender = _embed_sender(self.loop_safe(model), [text_of[k] for k in batch])
+                vectors = await self.request(model, stage, sender)
+                if len(vectors) != len(batch):
+                    raise ModelCallError(
+                        f"{stage}: the embeddings model returned {len(vectors)} vectors "
+                        f"for {len(batch)} texts",
+                        attempts=1,
+                    )
+                rows = [np.asarray(v, dtype=np.float32) for v in vectors]
+                if self.cache is not None:
+                    self.cache.put_many(
+                        ((k, r.tobytes()) for k, r in zip(batch, rows, strict=True)), "embedding"
+                    )
+                for key, row in zip(batch, rows, strict=True):
+                    found[key] = row
+                    own[key].set_result(row)
+        except BaseException as exc:
+            for future in own.values():
+                if not future.done():
+                    future.set_exception(exc if isinstance(exc, Exception) else asyncio.CancelledError())
+            raise
+        finally:
+            for key in todo:
+                self._inflight.pop(key, None)
+        for key, future in waiting.items():
+            found[key] = await asyncio.shield(future)
+        if not texts:
+            return np.zeros((0, 0), dtype=np.float32)
+        return np.vstack([found[k] for k in keys]).astype(np.float32, copy=False)
+
+    def embed_sync(self, model: Any, texts: Sequence[str], *, stage: str | None = "embeddings") -> np.ndarray:
+        return run_sync(self.embed(model, texts, stage=stage))
+
+    def __repr__(self) -> str:
+        return (
+            f"CallEngine(cache={self.cache!r}, max_concurrency={self.max_concurrency}, "
+            f"timeout={self.timeout}, retry={self.retry})"
+        )
+
+
+def _embed_sender(
+    model: Any, texts: list[str]
+) -> Callable[[], Awaitable[tuple[list[list[float]], TokenCounts]]]:
+    async def send() -> tuple[list[list[float]], TokenCounts]:
+        return await model.aembed_documents(texts), None
+
+    return send
+
+
+def _consume_exception(future: asyncio.Future[Any]) -> None:
+    """Mark a shared future's exception as retrieved (its callers re-raise it themselves)."""
+    if not future.cancelled():
+        future.exception()
+
+
+_default: CallEngine | None = None
+
+
+def get_engine() -> CallEngine:
+    """The process-wide default engine (created on first use with default settings)."""
+    global _default
+    if _default is None:
+        _default = CallEngine()
+    return _default
+
+
+def set_engine(engine: CallEngine | None) -> None:
+    """Replace the default engine (None: a fresh default one is made on next use)."""
+    global _default
+    _default = engine
+
+
+def configure(**settings: Any) -> CallEngine:
+    """Make a new default engine with these settings (see ``CallEngine``) and return it."""
+    engine = CallEngine(**settings)
+    set_engine(engine)
+    return engine

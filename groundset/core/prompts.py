@@ -1,0 +1,326 @@
+"""Prompts: every LLM task as data, with a typed input, a typed output and an offline form.
+
+    class Keyphrases(Prompt[Passage, PhraseList]):
+        name = "kg.keyphrases"
+        instruction = "List the key phrases of the passage."
+        examples = [(Passage(text=...), PhraseList(phrases=[...]))]
+
+        def offline(self, data: Passage) -> PhraseList: ...
+
+    phrases = await Keyphrases().run(llm, Passage(text="..."))
+
+Instruction and examples can be overridden per instance; the name, version and a hash of
+the rendered template go into the cache key, so an override never reuses stale answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import textwrap
+from typing import Any, ClassVar, Generic, Literal, TypeVar, get_args, get_origin, overload
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from pydantic import BaseModel
+
+from .aio import on_engine, run_sync
+from .engine import CallEngine, get_engine
+from .errors import ConfigError, ModelCallError, OfflineUnsupported, PromptOutputError
+from .hashing import canonical_json, stable_hash
+from .models import OfflineLLM, ResolvedModel, model_identity, resolve_llm
+from .structured import (
+    Method,
+    bound_for,
+    first_method,
+    is_openai_like,
+    output_schema,
+    parse_answer,
+    raw_answer,
+    request_kwargs,
+)
+
+In = TypeVar("In", bound=BaseModel)
+Out = TypeVar("Out", bound=BaseModel)
+
+_REGISTRY: dict[str, type[Prompt[Any, Any]]] = {}
+REPAIR_REQUEST = (
+    "Your previous answer cannot be used: it {problem}. Answer again with one JSON object that "
+    "follows the required structure exactly, with no other text."
+)
+
+
+class Prompt(Generic[In, Out]):
+    """One LLM task. Subclass with ``Prompt[InputModel, OutputModel]`` and set ``name``."""
+
+    name: ClassVar[str]
+    version: ClassVar[int] = 1
+    instruction: str = ""
+    examples: list[tuple[In, Out]] = []
+    input_model: ClassVar[type[BaseModel]]
+    output_model: ClassVar[type[BaseModel]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for base in getattr(cls, "__orig_bases__", ()):
+            if get_origin(base) is Prompt:
+                args = get_args(base)
+                if len(args) == 2 and all(isinstance(a, type) and issubclass(a, BaseModel) for a in args):
+                    cls.input_model, cls.output_model = args
+        if "name" not in cls.__dict__:
+            return  # an abstract intermediate class
+        if not hasattr(cls, "input_model"):
+            raise TypeError(f"{cls.__name__}: declare the models as Prompt[InputModel, OutputModel]")
+        _check_examples(cls.__name__, cls.examples, cls.input_model, cls.output_model)
+        existing = _REGISTRY.get(cls.name)
+        if existing is not None and existing.__qualname__ != cls.__qualname__:
+            raise TypeError(
+                f"prompt name {cls.name!r} is used by both {existing.__qualname__} and {cls.__qualname__}"
+            )
+        _REGISTRY[cls.name] = cls
+
+    def __init__(
+        self, *, instruction: str | None = None, examples: list[tuple[In, Out]] | None = None
+    ) -> None:
+        if instruction is not None:
+            if not instruction.strip():
+                raise ValueError(f"prompt {self.name!r}: instruction must not be empty")
+            self.instruction = instruction
+        if examples is not None:
+            _check_examples(self.name, examples, self.input_model, self.output_model)
+            self.examples = list(examples)
+
+    # -- the offline form ---------------------------------------------------------------
+    def offline(self, data: In) -> Out:
+        """The deterministic classical-NLP form of the task; override where one exists."""
+        raise OfflineUnsupported(self.name)
+
+    # -- rendering ------------------------------------------------------------------------
+    def messages(self, data: In, *, schema_in_text: bool = False) -> list[BaseMessage]:
+        """The chat messages sent for ``data`` (system: task, examples; human: the input)."""
+        parts = [self.instruction.strip()]
+        if schema_in_text:
+            schema = json.dumps(output_schema(self.output_model), indent=1)
+            parts.append(
+                "Answer with one JSON object, and nothing else, that follows this JSON schema:\n" + schema
+            )
+        for i, (ex_in, ex_out) in enumerate(self.examples, 1):
+            parts.append(f"Example {i}\nInput: {ex_in.model_dump_json()}\nOutput: {ex_out.model_dump_json()}")
+        return [SystemMessage("\n\n".join(parts)), HumanMessage(f"Input: {data.model_dump_json()}")]
+
+    def fingerprint(self) -> str:
+        """Hash of everything that shapes the answer besides the input: part of the cache key."""
+        state = (self.instruction, tuple(map(id, self.examples)))
+        memo = self.__dict__.get("_fingerprint")
+        if memo is None or memo[0] != state:
+            digest = stable_hash(
+                [
+                    self.name,
+                    self.version,
+                    self.instruction,
+                    [(a, b) for a, b in self.examples],
+                    output_schema(self.output_model),
+                ],
+                length=16,
+            )
+            memo = (state, digest)
+            self.__dict__["_fingerprint"] = memo
+        return memo[1]
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r}, version={self.version})"
+
+    def describe(self) -> str:
+        """The prompt as a person reads it: name, models, instruction, examples."""
+        lines = [
+            f"{self.name} (v{self.version}): {self.input_model.__name__} -> {self.output_model.__name__}",
+            textwrap.indent(self.instruction.strip(), "  "),
+        ]
+        for i, (a, b) in enumerate(self.examples, 1):
+            lines.append(f"  example {i}: {a.model_dump_json()} -> {b.model_dump_json()}")
+        return "\n".join(lines)
+
+    # -- running ---------------------------------------------------------------------------
+    @overload
+    async def run(
+        self,
+        model: Any,
+        data: In,
+        *,
+        n: Literal[1] = 1,
+        engine: CallEngine | None = None,
+        stage: str | None = None,
+    ) -> Out: ...
+    @overload
+    async def run(
+        self, model: Any, data: In, *, n: int, engine: CallEngine | None = None, stage: str | None = None
+    ) -> Out | list[Out]: ...
+
+    async def run(
+        self, model: Any, data: In, *, n: int = 1, engine: CallEngine | None = None, stage: str | None = None
+    ) -> Out | list[Out]:
+        """Answer ``data`` with ``model`` (a chat model, or offline): one output, or a list of ``n``."""
+        outputs = await on_engine(self._run(model, data, n, engine or get_engine(), stage or self.name))
+        return outputs[0] if n == 1 else outputs
+
+    def run_sync(
+        self, model: Any, data: In, *, n: int = 1, engine: CallEngine | None = None, stage: str | None = None
+    ) -> Out | list[Out]:
+        """The sync twin of ``run``; works inside a running event loop (e.g. Jupyter) too."""
+        outputs = run_sync(self._run(model, data, n, engine or get_engine(), stage or self.name))
+        return outputs[0] if n == 1 else outputs
+
+    async def _run(self, model: Any, data: In, n: int, engine: CallEngine, stage: str) -> list[Out]:
+        if not isinstance(n, int) or n < 1:
+            raise ValueError(f"prompt {self.name!r}: n must be an int >= 1, got {n!r}")
+        if not isinstance(data, self.input_model):
+            data = self.input_model.model_validate(data)
+        chat = _chat_model(model)
+        if chat is None:
+            engine.record(stage, offline=1)
+            out = self.offline(data)
+            return [out] * n
+        key = stable_hash(
+            [
+                "chat",
+                model_identity(chat),
+                self.name,
+                self.version,
+                self.fingerprint(),
+                canonical_json(data),
+                n,
+                getattr(chat, "temperature", None),
+            ]
+        )
+        blob = await engine.cached(key, stage, lambda: self._ask(chat, data, n, engine, stage), "chat")
+        return [self.output_model.model_validate(item) for item in json.loads(blob)]
+
+    async def _ask(self, chat: BaseChatModel, data: In, n: int, engine: CallEngine, stage: str) -> bytes:
+        identity = model_identity(chat)
+        method = engine.structured_methods.get(identity) or first_method(chat)
+        while True:
+            try:
+                outputs = await self._ask_with(chat, data, n, engine, stage, method)
+            except (ModelCallError, NotImplementedError, TypeError) as exc:
+                fallback = method.fallback()
+                unsupported = not isinstance(exc, ModelCallError) or exc.status in (400, 404, 422)
+                if fallback is None or not unsupported:
+                    raise
+                method = fallback
+                continue
+            engine.structured_methods[identity] = method
+            return json.dumps([o.model_dump(mode="json") for o in outputs]).encode("utf-8")
+
+    async def _ask_with(
+        self, chat: BaseChatModel, data: In, n: int, engine: CallEngine, stage: str, method: Method
+    ) -> list[Out]:
+        messages = self.messages(data, schema_in_text=method is Method.JSON_TEXT)
+        answers = await _send(chat, messages, method, self.output_model, n, engine, stage)
+        while len(answers) < n:  # models that ignore n: ask again for the rest
+            more = await asyncio.gather(
+                *(
+                    _send(chat, messages, method, self.output_model, 1, engine, stage)
+                    for _ in range(n - len(answers))
+                )
+            )
+            answers += [m for batch in more for m in batch]
+        results = await asyncio.gather(
+            *(self._parse_or_repair(chat, messages, m, method, engine, stage) for m in answers[:n])
+        )
+        return list(results)
+
+    async def _parse_or_repair(
+        self,
+        chat: BaseChatModel,
+        messages: list[BaseMessage],
+        answer: BaseMessage,
+        method: Method,
+        engine: CallEngine,
+        stage: str,
+    ) -> Out:
+        raw = raw_answer(answer, method)
+        value, problem = parse_answer(self.output_model, raw)
+        if value is not None:
+            return value  # type: ignore[return-value]
+        engine.record(stage, repairs=1)
+        retry = [*messages, AIMessage(raw), HumanMessage(REPAIR_REQUEST.format(problem=problem))]
+        (second,) = await _send(chat, retry, method, self.output_model, 1, engine, stage)
+        raw2 = raw_answer(second, method)
+        value, problem2 = parse_answer(self.output_model, raw2)
+        if value is None:
+            raise PromptOutputError(self.name, problem2, raw2)
+        return value  # type: ignore[return-value]
+
+
+async def _send(
+    chat: BaseChatModel,
+    messages: list[BaseMessage],
+    method: Method,
+    output_model: type[BaseModel],
+    n: int,
+    engine: CallEngine,
+    stage: str,
+) -> list[BaseMessage]:
+    """One request; OpenAI-like models get n and the format as per-request kwargs."""
+    if is_openai_like(chat):
+        # The format goes in as raw body fields: the SDK would otherwise re-walk the whole JSON
+        # schema through its typed transforms on every request, its largest per-call cost.
+        body = {**(getattr(chat, "extra_body", None) or {}), **request_kwargs(method, output_model)}
+        kwargs: dict[str, Any] = {"extra_body": body}
+        if n > 1:
+            kwargs["n"] = n
+        client = engine.loop_safe(chat)
+
+        async def send() -> tuple[list[BaseMessage], tuple[int, int] | None]:
+            result = await client.agenerate([messages], **kwargs)
+            generations = result.generations[0]
+            return [g.message for g in generations], _token_counts(result.llm_output, generations)
+    else:
+        runnable = bound_for(chat, method, output_model)
+
+        async def send() -> tuple[list[BaseMessage], tuple[int, int] | None]:
+            message = await runnable.ainvoke(messages)
+            usage = getattr(message, "usage_metadata", None)
+            tokens = (usage["input_tokens"], usage["output_tokens"]) if usage else None
+            return [message], tokens
+
+    return await engine.request(chat, stage, send)
+
+
+def _token_counts(llm_output: dict[str, Any] | None, generations: list[Any]) -> tuple[int, int] | None:
+    usage = (llm_output or {}).get("token_usage") or {}
+    if usage.get("prompt_tokens") is not None:
+        return int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)
+    meta = getattr(generations[0].message, "usage_metadata", None) if generations else None
+    return (meta["input_tokens"], meta["output_tokens"]) if meta else None
+
+
+def _chat_model(model: Any) -> BaseChatModel | None:
+    """The chat model to call, or None for the offline form."""
+    if isinstance(model, ResolvedModel):
+        model = model.model
+    if model is None or isinstance(model, OfflineLLM):
+        return None
+    if isinstance(model, str):
+        return _chat_model(resolve_llm(model).model)
+    if isinstance(model, BaseChatModel):
+        return model
+    raise ConfigError(
+        f"model must be a LangChain chat model, a spec string or 'offline', got {type(model).__name__}"
+    )
+
+
+def _check_examples(owner: str, examples: Any, in_model: type[BaseModel], out_model: type[BaseModel]) -> None:
+    for i, pair in enumerate(examples):
+        if not (isinstance(pair, tuple) and len(pair) == 2):
+            raise TypeError(f"{owner}: example {i} must be a tuple (input, output)")
+        if not isinstance(pair[0], in_model) or not isinstance(pair[1], out_model):
+            raise TypeError(
+                f"{owner}: example {i} must be ({in_model.__name__}, {out_model.__name__}), "
+                f"got ({type(pair[0]).__name__}, {type(pair[1]).__name__})"
+            )
+
+
+def list_prompts() -> dict[str, type[Prompt[Any, Any]]]:
+    """Every prompt class defined so far, by name (import a part of groundset to load its prompts)."""
+    return dict(sorted(_REGISTRY.items()))

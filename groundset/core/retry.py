@@ -1,0 +1,89 @@
+"""Which model-call failures are worth another try, and how long to wait before it."""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+RETRYABLE_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
+MAX_RETRY_AFTER = 120.0
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Exponential backoff with full jitter; a server's Retry-After is a floor on the wait."""
+
+    max_retries: int = 3
+    base_delay: float = 0.5
+    max_delay: float = 30.0
+
+    def __post_init__(self) -> None:
+        if self.max_retries < 0 or self.base_delay < 0 or self.max_delay < 0:
+            raise ValueError("RetryPolicy: max_retries, base_delay and max_delay must be >= 0")
+
+    def delay(self, attempt: int, retry_after: float | None) -> float:
+        """Seconds to wait before retry number ``attempt`` (1-based)."""
+        backoff = min(self.max_delay, self.base_delay * 2 ** (attempt - 1))
+        wait = backoff / 2 + random.uniform(0, backoff / 2)
+        if retry_after is not None:
+            wait = max(wait, min(retry_after, MAX_RETRY_AFTER))
+        return wait
+
+
+def status_of(exc: BaseException) -> int | None:
+    """The HTTP status an exception carries (openai, httpx and most SDKs expose one)."""
+    for obj in (exc, getattr(exc, "response", None)):
+        status = getattr(obj, "status_code", None)
+        if isinstance(status, int):
+            return status
+    return None
+
+
+def retry_after_of(exc: BaseException) -> float | None:
+    """Seconds from a Retry-After (or retry-after-ms) header on the exception's response."""
+    headers: Any = getattr(getattr(exc, "response", None), "headers", None)
+    if headers is None:
+        return None
+    try:
+        ms = headers.get("retry-after-ms")
+        if ms is not None:
+            return max(0.0, float(ms) / 1000)
+        value = headers.get("retry-after")
+    except (AttributeError, TypeError, ValueError):
+        return None
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        parsed = email.utils.parsedate_to_datetime(value) if value else None
+        return None if parsed is None else max(0.0, parsed.timestamp() - time.time())
+
+
+def is_retryable(exc: BaseException) -> bool:
+    """Rate limits, server errors, timeouts and broken connections; never 4xx client mistakes."""
+    if isinstance(exc, asyncio.TimeoutError | TimeoutError | ConnectionError):
+        return True
+    status = status_of(exc)
+    if status is not None:
+        return status in RETRYABLE_STATUS
+    names = {cls.__name__ for cls in type(exc).__mro__}
+    # openai / httpx transport failures that carry no status: connection reset, truncated
+    # body, a non-JSON body from a proxy.
+    transient = {
+        "APIConnectionError",
+        "APITimeoutError",
+        "APIResponseValidationError",
+        "RemoteProtocolError",
+        "ReadError",
+        "ConnectError",
+        "ReadTimeout",
+        "WriteError",
+        "TransportError",
+        "JSONDecodeError",
+    }
+    return bool(names & transient)

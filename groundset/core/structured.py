@@ -1,0 +1,128 @@
+"""Structured output from any LangChain chat model: json_schema, tool calling, or JSON in text.
+
+``json_schema`` (OpenAI-style ``response_format``) is tried first; a model or server that
+rejects it falls back to forced tool calling, then to plain text with the schema in the
+prompt. Every answer is parsed here, never executed or evaluated.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from enum import StrEnum
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from pydantic import BaseModel, ValidationError
+
+
+class Method(StrEnum):
+    JSON_SCHEMA = "json_schema"
+    FUNCTION_CALLING = "function_calling"
+    JSON_TEXT = "json_text"
+
+    def fallback(self) -> Method | None:
+        order = list(Method)
+        index = order.index(self)
+        return order[index + 1] if index + 1 < len(order) else None
+
+
+def is_openai_like(model: Any) -> bool:
+    """ChatOpenAI and its subclasses accept ``response_format``, ``tools`` and ``n`` per request."""
+    try:
+        from langchain_openai.chat_models.base import BaseChatOpenAI
+    except ImportError:  # pragma: no cover - langchain-openai is a dependency
+        return False
+    return isinstance(model, BaseChatOpenAI) and not getattr(model, "use_responses_api", False)
+
+
+def first_method(model: BaseChatModel) -> Method:
+    if is_openai_like(model):
+        return Method.JSON_SCHEMA
+    if type(model).bind_tools is not BaseChatModel.bind_tools:
+        return Method.FUNCTION_CALLING
+    return Method.JSON_TEXT
+
+
+def tool_name(output_model: type[BaseModel]) -> str:
+    return re.sub(r"[^A-Za-z0-9_-]", "_", output_model.__name__)[:64] or "answer"
+
+
+@functools.lru_cache(maxsize=512)
+def output_schema(output_model: type[BaseModel]) -> dict[str, Any]:
+    """The output model's JSON schema (memoised: building it costs more than a local request)."""
+    return output_model.model_json_schema()
+
+
+@functools.lru_cache(maxsize=512)
+def _request_kwargs(method: Method, output_model: type[BaseModel]) -> str:
+    return json.dumps(_build_request_kwargs(method, output_model))
+
+
+def request_kwargs(method: Method, output_model: type[BaseModel]) -> dict[str, Any]:
+    """Per-request kwargs for an OpenAI-like model (no shared client settings are touched)."""
+    return json.loads(_request_kwargs(method, output_model))
+
+
+def _build_request_kwargs(method: Method, output_model: type[BaseModel]) -> dict[str, Any]:
+    name, schema = tool_name(output_model), output_schema(output_model)
+    if method is Method.JSON_SCHEMA:
+        return {"response_format": {"type": "json_schema", "json_schema": {"name": name, "schema": schema}}}
+    if method is Method.FUNCTION_CALLING:
+        function = {"name": name, "description": f"Return the {name} result.", "parameters": schema}
+        return {
+            "tools": [{"type": "function", "function": function}],
+            "tool_choice": {"type": "function", "function": {"name": name}},
+        }
+    return {}
+
+
+def bound_for(model: BaseChatModel, method: Method, output_model: type[BaseModel]) -> Any:
+    """A runnable for a non-OpenAI model: forced tool calling, or the model itself for JSON in text."""
+    if method is Method.FUNCTION_CALLING:
+        return model.bind_tools([output_model], tool_choice=tool_name(output_model))
+    return model
+
+
+def raw_answer(message: BaseMessage, method: Method) -> str:
+    """The answer text to parse: the tool call's arguments, or the message text."""
+    if method is Method.FUNCTION_CALLING and isinstance(message, AIMessage):
+        if message.tool_calls:
+            return json.dumps(message.tool_calls[0].get("args", {}))
+        if message.invalid_tool_calls:
+            return str(message.invalid_tool_calls[0].get("args") or "")
+    content = message.content
+    if isinstance(content, list):
+        parts = [p.get("text", "") if isinstance(p, dict) else str(p) for p in content]
+        return "".join(parts)
+    return str(content or "")
+
+
+_FENCE = re.compile(r"^\s*```(?:json|JSON)?\s*\n?(.*?)\n?\s*```\s*$", re.DOTALL)
+
+
+def parse_answer(output_model: type[BaseModel], raw: str) -> tuple[BaseModel | None, str]:
+    """Parse ``raw`` into ``output_model``; returns (value, "") or (None, what was wrong)."""
+    text = raw.strip()
+    fenced = _FENCE.match(text)
+    if fenced:
+        text = fenced.group(1).strip()
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        start, end = text.find("{"), text.rfind("}")
+        if start < 0 or end <= start:
+            return None, f"not JSON ({exc.msg} at position {exc.pos})"
+        try:
+            data = json.loads(text[start : end + 1])
+        except json.JSONDecodeError as inner:
+            return None, f"not JSON ({inner.msg} at position {inner.pos})"
+    try:
+        return output_model.model_validate(data), ""
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or '<root>'}: {err['msg']}" for err in exc.errors()[:5]
+        )
+        return None, f"does not match the schema ({problems})"

@@ -1,0 +1,1 @@
+"""Documents -> KnowledgeGraph (networkx), transforms, persistence."""

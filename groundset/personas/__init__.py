@@ -1,0 +1,1 @@
+"""Persona model, generation from the graph, loading from files."""

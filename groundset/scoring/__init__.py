@@ -1,0 +1,1 @@
+"""Samples and datasets, metrics, evaluate(), results and reports."""

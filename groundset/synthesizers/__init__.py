@@ -1,0 +1,1 @@
+"""Scenarios, single-hop and multi-hop synthesizers, TestsetGenerator."""

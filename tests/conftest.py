@@ -1,0 +1,73 @@
+"""Shared fixtures: an isolated environment, a local OpenAI-compatible stub, engines and models."""
+
+from __future__ import annotations
+
+import pytest
+
+from groundset.core import CallEngine, RetryPolicy, set_engine
+
+from .openai_stub import StubServer
+
+FAKE_KEY = "sk-groundset-FAKE-KEY-5f1c9a7e2b"
+
+_ISOLATE = (
+    "GROUNDSET_LLM",
+    "GROUNDSET_EMBEDDINGS",
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "LANGSMITH_TRACING",
+    "LANGCHAIN_TRACING_V2",
+    "LANGSMITH_API_KEY",
+    "LANGCHAIN_API_KEY",
+)
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path_factory, monkeypatch):
+    """No user config leaks in, the default cache lives in a temp dir, the default engine is fresh."""
+    for name in _ISOLATE:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("GROUNDSET_CACHE_DIR", str(tmp_path_factory.mktemp("default-cache")))
+    set_engine(None)
+    yield
+    set_engine(None)
+
+
+@pytest.fixture(scope="session")
+def stub_server():
+    with StubServer() as server:
+        yield server
+
+
+@pytest.fixture
+def stub(stub_server):
+    """The session's stub server, reset to default behaviour for each test."""
+    stub_server.reset()
+    yield stub_server
+    stub_server.reset()
+
+
+@pytest.fixture
+def engine(tmp_path):
+    """An engine with its own cache dir and fast retries."""
+    return CallEngine(cache=tmp_path / "cache", retry=RetryPolicy(max_retries=2, base_delay=0.01), timeout=10)
+
+
+@pytest.fixture
+def chat(stub):
+    from langchain_openai import ChatOpenAI
+
+    return ChatOpenAI(base_url=stub.base_url, api_key=FAKE_KEY, model="stub-model", max_retries=0)
+
+
+@pytest.fixture
+def openai_embeddings(stub):
+    from langchain_openai import OpenAIEmbeddings
+
+    return OpenAIEmbeddings(
+        base_url=stub.base_url,
+        api_key=FAKE_KEY,
+        model="stub-embed",
+        max_retries=0,
+        check_embedding_ctx_length=False,
+    )

@@ -1,0 +1,40 @@
+"""Embeddings through the call engine: per-text cache, single-flight, batching, offline path."""
+
+from __future__ import annotations
+
+import asyncio
+
+import numpy as np
+
+from groundset.core import CallEngine, HashingEmbeddings
+
+
+async def test_each_distinct_text_is_embedded_once(stub, openai_embeddings, tmp_path):
+    engine = CallEngine(cache=tmp_path / "c", embedding_batch_size=4)
+    texts = [f"chunk {i}" for i in range(10)] + ["chunk 0", "chunk 1"]
+    matrix = await engine.embed(openai_embeddings, texts, stage="kg.embed")
+    assert matrix.shape == (12, 64) and matrix.dtype == np.float32
+    assert np.allclose(matrix[10], matrix[0]) and np.allclose(matrix[11], matrix[1])
+    sent = [item for r in stub.embedding_requests for item in (r.body["input"])]
+    assert len(sent) == 10 and len(stub.embedding_requests) == 3  # batches of 4, 4, 2
+    again = await CallEngine(cache=tmp_path / "c").embed(openai_embeddings, texts[:5])
+    assert np.array_equal(again, matrix[:5]) and len(stub.embedding_requests) == 3
+
+
+async def test_concurrent_embedding_of_overlapping_texts_is_shared(stub, openai_embeddings, tmp_path):
+    engine = CallEngine(cache=False)
+    stub.latency = 0.05
+    parts = await asyncio.gather(
+        *(engine.embed(openai_embeddings, ["same text", f"own {i}"]) for i in range(20))
+    )
+    sent = [item for r in stub.embedding_requests for item in r.body["input"]]
+    assert sent.count("same text") == 1 and len(sent) == 21
+    assert all(np.array_equal(p[0], parts[0][0]) for p in parts)
+    assert engine.usage["embeddings"].shared == 19
+
+
+def test_offline_embeddings_through_the_engine_make_no_call(tmp_path):
+    engine = CallEngine(cache=tmp_path / "c")
+    matrix = engine.embed_sync(HashingEmbeddings(128), ["a b c", "d e f"], stage="kg.embed")
+    assert matrix.shape == (2, 128)
+    assert engine.usage["kg.embed"].offline == 2 and engine.usage["kg.embed"].calls == 0

@@ -1,0 +1,194 @@
+"""Prompts: structured output methods and fallbacks, repair, n, offline form, overrides, sync twin."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from langchain_core.language_models.fake_chat_models import FakeListChatModel, GenericFakeChatModel
+from langchain_core.messages import AIMessage
+
+from groundset.core import (
+    OFFLINE_LLM,
+    CallEngine,
+    OfflineUnsupported,
+    Prompt,
+    PromptOutputError,
+    list_prompts,
+)
+
+from .openai_stub import Reply
+from .prompts_for_tests import JudgePrompt, Passage, SplitPrompt, Statements, Verdict
+
+GOOD = {"supported": True, "reason": "It says so."}
+
+
+async def test_json_schema_is_sent_first_and_validated(stub, chat, engine):
+    verdict = await JudgePrompt().run(chat, Passage(text="x"), engine=engine)
+    assert isinstance(verdict, Verdict)
+    body = stub.chat_requests[0].body
+    assert body["response_format"]["type"] == "json_schema"
+    assert body["response_format"]["json_schema"]["schema"]["required"] == ["supported", "reason"]
+    assert "tools" not in body
+
+
+async def test_falls_back_to_tools_then_to_json_text(stub, chat, engine):
+    def handler(body):
+        if "response_format" in body:
+            return Reply.error(400, message="response_format json_schema is not supported")
+        if "tools" in body:
+            return Reply.error(400, message="tools are not supported")
+        return Reply.text("Here you go:\n```json\n" + json.dumps(GOOD) + "\n```")
+
+    stub.on_chat(handler)
+    verdict = await JudgePrompt().run(chat, Passage(text="y"), engine=engine)
+    assert verdict == Verdict(**GOOD)
+    kinds = [
+        "rf" if "response_format" in r.body else "tools" if "tools" in r.body else "text"
+        for r in stub.chat_requests
+    ]
+    assert kinds == ["rf", "tools", "text"]
+    assert "JSON schema" in stub.chat_requests[-1].body["messages"][0]["content"]
+    # the working method is remembered: the next prompt goes straight to text
+    await JudgePrompt().run(chat, Passage(text="z"), engine=engine)
+    assert "response_format" not in stub.chat_requests[-1].body and len(stub.chat_requests) == 4
+
+
+async def test_tool_calling_answer_is_parsed(stub, chat, engine):
+    stub.on_chat(lambda body: Reply.error(400) if "response_format" in body else None)
+    verdict = await JudgePrompt().run(chat, Passage(text="tools"), engine=engine)
+    assert isinstance(verdict, Verdict)
+    assert stub.chat_requests[-1].body["tool_choice"]["function"]["name"] == "Verdict"
+
+
+async def test_malformed_json_gets_exactly_one_repair_then_a_typed_error(stub, chat, engine):
+    stub.always(Reply.text('{"supported": true, "reason": "cut off'))
+    with pytest.raises(PromptOutputError) as caught:
+        await JudgePrompt().run(chat, Passage(text="m"), engine=engine)
+    assert len(stub.chat_requests) == 2
+    assert caught.value.raw == '{"supported": true, "reason": "cut off'
+    assert "not JSON" in caught.value.error
+    repair = stub.chat_requests[1].body["messages"]
+    assert repair[-2]["role"] == "assistant" and "cannot be used" in repair[-1]["content"]
+    assert engine.usage["test.judge"].repairs == 1
+
+
+async def test_schema_violating_answer_is_treated_the_same_way(stub, chat, engine):
+    stub.always(Reply.json({"supported": "perhaps", "reason": 3}))
+    with pytest.raises(PromptOutputError) as caught:
+        await JudgePrompt().run(chat, Passage(text="s"), engine=engine)
+    assert len(stub.chat_requests) == 2
+    assert "does not match the schema" in caught.value.error and "supported" in caught.value.error
+
+
+async def test_a_successful_repair_is_cached(stub, chat, engine):
+    stub.push(Reply.text("no json here"), Reply.json(GOOD))
+    verdict = await JudgePrompt().run(chat, Passage(text="r"), engine=engine)
+    assert verdict == Verdict(**GOOD)
+    again = await JudgePrompt().run(chat, Passage(text="r"), engine=engine)
+    assert again == verdict and len(stub.chat_requests) == 2
+
+
+async def test_n_outputs_come_from_one_request(stub, chat, engine):
+    outs = await SplitPrompt().run(chat, Passage(text="a. b."), n=3, engine=engine)
+    assert len(outs) == 3 and all(isinstance(o, Statements) for o in outs)
+    assert len(stub.chat_requests) == 1 and stub.chat_requests[0].body["n"] == 3
+
+
+async def test_fake_chat_model_json_in_text_and_n(engine):
+    fake = FakeListChatModel(
+        responses=[json.dumps(GOOD), json.dumps({**GOOD, "supported": False}), json.dumps(GOOD)]
+    )
+    outs = await JudgePrompt().run(fake, Passage(text="fake"), n=3, engine=engine)
+    assert [o.supported for o in outs] == [True, False, True]
+    assert engine.usage["test.judge"].calls == 3  # a model without n support is asked n times
+
+
+async def test_generic_fake_model_repair(engine):
+    replies = iter([AIMessage("sorry, I cannot"), AIMessage(json.dumps(GOOD))])
+    fake = GenericFakeChatModel(messages=replies)
+    verdict = await JudgePrompt().run(fake, Passage(text="gf"), engine=engine)
+    assert verdict == Verdict(**GOOD)
+    assert engine.usage["test.judge"].calls == 2 and engine.usage["test.judge"].repairs == 1
+
+
+async def test_offline_form_and_offline_unsupported(engine):
+    out = await SplitPrompt().run(OFFLINE_LLM, Passage(text="One. Two."), engine=engine)
+    assert out.statements == ["One", "Two"]
+    assert (
+        await SplitPrompt().run(None, Passage(text="One."), n=2, engine=engine)
+        == [out.model_copy(update={"statements": ["One"]})] * 2
+    )
+    with pytest.raises(OfflineUnsupported) as caught:
+        await JudgePrompt().run("offline", Passage(text="x"), engine=engine)
+    assert "test.judge" in str(caught.value) and caught.value.reason
+    assert engine.usage["test.split"].offline == 2 and engine.usage["test.split"].calls == 0
+
+
+async def test_overrides_change_the_cache_key(stub, chat, engine):
+    base = JudgePrompt()
+    custom = JudgePrompt(instruction="Judge strictly. Is it a fact about software?", examples=[])
+    assert base.fingerprint() != custom.fingerprint()
+    assert custom.examples == [] and base.examples
+    await base.run(chat, Passage(text="o"), engine=engine)
+    await custom.run(chat, Passage(text="o"), engine=engine)
+    assert len(stub.chat_requests) == 2
+    assert stub.chat_requests[1].body["messages"][0]["content"].startswith("Judge strictly.")
+    assert JudgePrompt().fingerprint() == base.fingerprint()  # the class default is untouched
+
+
+def test_prompts_are_listed_and_checked():
+    prompts = list_prompts()
+    assert prompts["test.judge"] is JudgePrompt and prompts["test.split"] is SplitPrompt
+    assert "test.judge (v1): Passage -> Verdict" in JudgePrompt().describe()
+    with pytest.raises(TypeError, match="example 0 must be"):
+        JudgePrompt(examples=[(Passage(text="a"), Statements(statements=[]))])
+    with pytest.raises(TypeError, match="used by both"):
+
+        class Clash(Prompt[Passage, Verdict]):
+            name = "test.judge"
+
+
+async def test_sync_twin_works_inside_a_running_event_loop(stub, chat, engine):
+    assert asyncio.get_running_loop().is_running()
+    verdict = JudgePrompt().run_sync(chat, Passage(text="inside a loop"), engine=engine)
+    assert isinstance(verdict, Verdict)
+    assert SplitPrompt().run_sync("offline", Passage(text="A. B."), engine=engine).statements == ["A", "B"]
+
+
+def test_sync_calls_then_concurrent_async_calls_on_keep_alive_connections(stub, chat, tmp_path):
+    """The failure mode of reusing one pooled client across event loops must not happen here."""
+    engine = CallEngine(cache=False)
+    for i in range(50):
+        assert isinstance(JudgePrompt().run_sync(chat, Passage(text=f"sync {i}"), engine=engine), Verdict)
+
+    async def many():
+        return await asyncio.gather(
+            *(JudgePrompt().run(chat, Passage(text=f"async {i}"), engine=engine) for i in range(200))
+        )
+
+    assert len(asyncio.run(many())) == 200  # a new event loop of the caller's own
+    usage = engine.usage["test.judge"]
+    assert (usage.calls, usage.retries, usage.errors) == (250, 0, 0)
+    assert len(stub.chat_requests) == 250 and all(r.status == 200 for r in stub.chat_requests)
+    assert stub.connections_opened < 250  # connections were kept alive and reused
+
+
+def test_a_model_the_caller_already_used_on_its_own_loop_still_works(stub, tmp_path):
+    """langchain-openai pools one async client per base URL; the engine must not inherit it."""
+    from langchain_openai import ChatOpenAI
+
+    own = ChatOpenAI(base_url=stub.base_url, api_key="sk-caller", model="caller", max_retries=0)
+
+    async def callers_own_use():
+        return [(await own.ainvoke("hello")).content for _ in range(2)]
+
+    # the caller's loop pools a connection in the shared client, then closes
+    assert asyncio.run(callers_own_use()) == ["stub answer"] * 2
+    engine = CallEngine(cache=False)
+    verdicts = [JudgePrompt().run_sync(own, Passage(text=f"after {i}"), engine=engine) for i in range(3)]
+    assert all(isinstance(v, Verdict) for v in verdicts)
+    usage = engine.usage["test.judge"]
+    assert (usage.calls, usage.errors) == (3, 0)
+    assert own.http_async_client is None  # the caller's object is untouched
