@@ -162,3 +162,25 @@ async def test_max_concurrency_bounds_requests_in_flight(stub, chat, tmp_path):
     watcher.cancel()
     assert peak == 3
     assert len(stub.chat_requests) == 12
+
+
+async def test_malformed_http_body_is_retried_then_reported(stub, chat, tmp_path):
+    engine = CallEngine(cache=False, retry=RetryPolicy(max_retries=1, base_delay=0.01))
+    stub.push(Reply.malformed_body())
+    assert isinstance((await JudgePrompt().run(chat, Passage(text="mb"), engine=engine)).supported, bool)
+    assert len(stub.chat_requests) == 2
+    stub.always(Reply.malformed_body())
+    with pytest.raises(ModelCallError, match="2 attempts"):
+        await JudgePrompt().run(chat, Passage(text="mb2"), engine=engine)
+
+
+async def test_cost_comes_from_the_price_table_and_n_counts_tokens_once(stub, chat, tmp_path):
+    engine = CallEngine(cache=False, prices={"stub-model": (1.0, 2.0)})
+    await SplitPrompt().run(chat, Passage(text="one. two."), n=3, engine=engine)
+    served_in, served_out = stub.served_usage
+    usage = engine.usage["test.split"]
+    assert (usage.input_tokens, usage.output_tokens) == (served_in, served_out)
+    assert usage.cost == pytest.approx((served_in * 1.0 + served_out * 2.0) / 1e6)
+    unpriced = CallEngine(cache=False, prices={})
+    await SplitPrompt().run(chat, Passage(text="three."), engine=unpriced)
+    assert unpriced.usage["test.split"].cost == 0 and unpriced.usage["test.split"].unpriced_calls == 1

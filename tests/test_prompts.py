@@ -192,3 +192,32 @@ def test_a_model_the_caller_already_used_on_its_own_loop_still_works(stub, tmp_p
     usage = engine.usage["test.judge"]
     assert (usage.calls, usage.errors) == (3, 0)
     assert own.http_async_client is None  # the caller's object is untouched
+
+
+class _ProviderModel(GenericFakeChatModel):
+    """A non-OpenAI chat model with its own structured output, as provider packages have."""
+
+    supported: tuple[str, ...] = ("json_schema", "function_calling")
+    asked: list = []
+
+    def with_structured_output(self, schema, *, include_raw=False, method="function_calling", **kwargs):
+        from langchain_core.runnables import RunnableLambda
+
+        self.asked.append(method)
+        if method not in self.supported:
+            raise ValueError(f"unsupported method {method!r}")
+        return self | RunnableLambda(lambda message: {"raw": message, "parsed": None, "parsing_error": None})
+
+
+async def test_non_openai_models_use_their_own_structured_output_json_schema_first(engine):
+    model = _ProviderModel(messages=iter([AIMessage(json.dumps(GOOD))]), asked=[])
+    assert await JudgePrompt().run(model, Passage(text="p"), engine=engine) == Verdict(**GOOD)
+    assert model.asked == ["json_schema"]
+
+
+async def test_non_openai_models_fall_back_to_tool_calling(engine):
+    call = AIMessage("", tool_calls=[{"name": "Verdict", "args": GOOD, "id": "call_1"}])
+    model = _ProviderModel(messages=iter([call]), supported=("function_calling",), asked=[])
+    assert await JudgePrompt().run(model, Passage(text="q"), engine=engine) == Verdict(**GOOD)
+    assert model.asked == ["json_schema", "function_calling"]
+    assert engine.usage["test.judge"].calls == 1  # the refused method cost no request

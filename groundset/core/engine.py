@@ -9,6 +9,7 @@ Everything runs on the engine loop (see ``aio``), so the engine's state needs no
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
@@ -26,6 +27,7 @@ from .secrets import redact
 from .usage import DEFAULT_PRICES, Usage, active_scopes, current_stage, price_of
 
 T = TypeVar("T")
+log = logging.getLogger("groundset.engine")
 TokenCounts = tuple[int, int] | None
 
 
@@ -143,7 +145,16 @@ class CallEngine:
             if attempt > self.retry.max_retries or not is_retryable(error):
                 raise self._final_error(error, attempt, stage) from error
             self.record(stage, retries=1)
-            await asyncio.sleep(self.retry.delay(attempt, retry_after_of(error)))
+            wait = self.retry.delay(attempt, retry_after_of(error))
+            log.info(
+                "%s: retry %d/%d in %.2f s after %s",
+                stage or current_stage(),
+                attempt,
+                self.retry.max_retries,
+                wait,
+                _short(error),
+            )
+            await asyncio.sleep(wait)
 
     def _final_error(self, error: Exception, attempts: int, stage: str | None) -> ModelCallError:
         label = stage or current_stage()
@@ -156,14 +167,11 @@ class CallEngine:
                 f"({attempts} attempt{'s' if attempts > 1 else ''})",
                 attempts=attempts,
             )
-        status = status_of(error)
-        detail = redact(str(error)).strip().replace("\n", " ")[:300]
-        code = f"HTTP {status}, " if status is not None else ""
         return ModelCallError(
             f"{label}: model request failed after {attempts} attempt{'s' if attempts > 1 else ''} "
-            f"({code}{type(error).__name__}: {detail})",
+            f"({_short(error)})",
             attempts=attempts,
-            status=status,
+            status=status_of(error),
         )
 
     def _rate_limiter(self) -> Any:
@@ -248,6 +256,14 @@ class CallEngine:
             f"CallEngine(cache={self.cache!r}, max_concurrency={self.max_concurrency}, "
             f"timeout={self.timeout}, retry={self.retry})"
         )
+
+
+def _short(error: BaseException) -> str:
+    """One secret-free line describing a failed request."""
+    status = status_of(error)
+    code = f"HTTP {status}, " if status is not None else ""
+    detail = redact(str(error)).strip().replace("\n", " ")[:300]
+    return f"{code}{type(error).__name__}: {detail}"
 
 
 def _embed_sender(

@@ -180,10 +180,11 @@ class Prompt(Generic[In, Out]):
             engine.record(stage, offline=1)
             out = self.offline(data)
             return [out] * n
+        identity = model_identity(chat)
         key = stable_hash(
             [
                 "chat",
-                model_identity(chat),
+                identity,
                 self.name,
                 self.version,
                 self.fingerprint(),
@@ -192,11 +193,14 @@ class Prompt(Generic[In, Out]):
                 getattr(chat, "temperature", None),
             ]
         )
-        blob = await engine.cached(key, stage, lambda: self._ask(chat, data, n, engine, stage), "chat")
+        blob = await engine.cached(
+            key, stage, lambda: self._ask(chat, identity, data, n, engine, stage), "chat"
+        )
         return [self.output_model.model_validate(item) for item in json.loads(blob)]
 
-    async def _ask(self, chat: BaseChatModel, data: In, n: int, engine: CallEngine, stage: str) -> bytes:
-        identity = model_identity(chat)
+    async def _ask(
+        self, chat: BaseChatModel, identity: str, data: In, n: int, engine: CallEngine, stage: str
+    ) -> bytes:
         method = engine.structured_methods.get(identity) or first_method(chat)
         while True:
             try:
@@ -223,7 +227,10 @@ class Prompt(Generic[In, Out]):
                     for _ in range(n - len(answers))
                 )
             )
-            answers += [m for batch in more for m in batch]
+            extra = [m for batch in more for m in batch]
+            if not extra:
+                raise PromptOutputError(self.name, "the model returned no answer at all", "")
+            answers += extra
         results = await asyncio.gather(
             *(self._parse_or_repair(chat, messages, m, method, engine, stage) for m in answers[:n])
         )

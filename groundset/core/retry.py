@@ -38,7 +38,7 @@ def status_of(exc: BaseException) -> int | None:
     """The HTTP status an exception carries (openai, httpx and most SDKs expose one)."""
     for obj in (exc, getattr(exc, "response", None)):
         status = getattr(obj, "status_code", None)
-        if isinstance(status, int):
+        if isinstance(status, int) and status >= 400:  # a 2xx with a broken body is no HTTP error
             return status
     return None
 

@@ -39,7 +39,9 @@ def is_openai_like(model: Any) -> bool:
 
 
 def first_method(model: BaseChatModel) -> Method:
-    if is_openai_like(model):
+    """json_schema where the model can do it, else tool calling, else JSON in text."""
+    own_structured_output = type(model).with_structured_output is not BaseChatModel.with_structured_output
+    if is_openai_like(model) or own_structured_output:
         return Method.JSON_SCHEMA
     if type(model).bind_tools is not BaseChatModel.bind_tools:
         return Method.FUNCTION_CALLING
@@ -80,10 +82,20 @@ def _build_request_kwargs(method: Method, output_model: type[BaseModel]) -> dict
 
 
 def bound_for(model: BaseChatModel, method: Method, output_model: type[BaseModel]) -> Any:
-    """A runnable for a non-OpenAI model: forced tool calling, or the model itself for JSON in text."""
-    if method is Method.FUNCTION_CALLING:
-        return model.bind_tools([output_model], tool_choice=tool_name(output_model))
-    return model
+    """A runnable for a non-OpenAI model that returns the model's raw message.
+
+    json_schema and tool calling go through ``with_structured_output(include_raw=True)``, so
+    each provider maps the schema its own way; the raw message is parsed and, if need be,
+    repaired here, like every other answer. Raises NotImplementedError when the model has no
+    such method, which moves the prompt on to the next one.
+    """
+    if method is Method.JSON_TEXT:
+        return model
+    try:
+        structured = model.with_structured_output(output_model, method=method.value, include_raw=True)
+    except (NotImplementedError, ValueError, TypeError) as exc:
+        raise NotImplementedError(f"{type(model).__name__} cannot do {method.value}: {exc}") from exc
+    return structured | (lambda out: out["raw"] if isinstance(out, dict) and "raw" in out else out)
 
 
 def raw_answer(message: BaseMessage, method: Method) -> str:
