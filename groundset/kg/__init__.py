@@ -1,1 +1,45 @@
-"""Documents -> KnowledgeGraph (networkx), transforms, persistence."""
+"""Documents -> KnowledgeGraph (networkx): loading, transforms, relationships, persistence."""
+
+from .build import GraphBuild, abuild_knowledge_graph, add_documents, build_knowledge_graph
+from .defaults import default_transforms
+from .extractors import ChunkFactsExtractor, EmbeddingExtractor, HeadlinesExtractor, SummaryExtractor
+from .graph import EdgeKind, KnowledgeGraph, NodeKind
+from .loader import LoadReport, LoadResult, load_documents
+from .relationships import OverlapBuilder, SimilarityBuilder
+from .splitters import ChunkSplitter, HeadlineSplitter
+from .transform import (
+    BuildReport,
+    StageReport,
+    Transform,
+    TransformError,
+    aapply_transforms,
+    apply_transforms,
+)
+
+__all__ = [
+    "BuildReport",
+    "ChunkFactsExtractor",
+    "ChunkSplitter",
+    "EdgeKind",
+    "EmbeddingExtractor",
+    "GraphBuild",
+    "HeadlineSplitter",
+    "HeadlinesExtractor",
+    "KnowledgeGraph",
+    "LoadReport",
+    "LoadResult",
+    "NodeKind",
+    "OverlapBuilder",
+    "SimilarityBuilder",
+    "StageReport",
+    "SummaryExtractor",
+    "Transform",
+    "TransformError",
+    "aapply_transforms",
+    "abuild_knowledge_graph",
+    "add_documents",
+    "apply_transforms",
+    "build_knowledge_graph",
+    "default_transforms",
+    "load_documents",
+]

@@ -5,11 +5,12 @@ import sys
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
-from ._version import __version__
-from .core import ConfigError, GroundsetError, default_cache_dir, describe_model
-from .core.secrets import redact
+from .._version import __version__
+from ..core import ConfigError, GroundsetError, default_cache_dir, describe_model
+from ..core.secrets import redact
+from .common import EmbeddingsOption, LlmOption, err, out
+from .kg import kg_app
 
 app = typer.Typer(
     name="groundset",
@@ -18,23 +19,6 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-out = Console()
-err = Console(stderr=True)
-
-LlmOption = Annotated[
-    str | None,
-    typer.Option(
-        "--llm", help="LLM spec: 'offline' or 'openai:<model>' (default: $GROUNDSET_LLM or offline)."
-    ),
-]
-EmbeddingsOption = Annotated[
-    str | None,
-    typer.Option(
-        "--embeddings",
-        help="Embeddings spec: 'offline[:dim]' or 'openai:<model>' "
-        "(default: $GROUNDSET_EMBEDDINGS or offline).",
-    ),
-]
 
 
 def _version(value: bool) -> None:
@@ -53,10 +37,13 @@ def _root(
     """groundset: build a grounded RAG test set from your docs and score RAG systems against it."""
 
 
+app.add_typer(kg_app, name="kg")
+
+
 @app.command()
 def models(llm: LlmOption = None, embeddings: EmbeddingsOption = None) -> None:
     """Show the LLM and embeddings groundset would use, and where that configuration came from."""
-    from .core import resolve_embeddings, resolve_llm
+    from ..core import resolve_embeddings, resolve_llm
 
     chosen_llm = resolve_llm(llm)
     chosen_emb = resolve_embeddings(embeddings)

@@ -1,0 +1,57 @@
+"""Options and helpers shared by the CLI's commands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from ..core import CallEngine, StageUsage
+
+out = Console()
+err = Console(stderr=True)
+
+LlmOption = Annotated[
+    str | None,
+    typer.Option(
+        "--llm", help="LLM spec: 'offline' or 'openai:<model>' (default: $GROUNDSET_LLM or offline)."
+    ),
+]
+EmbeddingsOption = Annotated[
+    str | None,
+    typer.Option(
+        "--embeddings",
+        help="Embeddings spec: 'offline[:dim]' or 'openai:<model>' "
+        "(default: $GROUNDSET_EMBEDDINGS or offline).",
+    ),
+]
+CacheOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--cache", help="Call-cache directory (default: $GROUNDSET_CACHE_DIR or the user cache dir)."
+    ),
+]
+NoCacheOption = Annotated[bool, typer.Option("--no-cache", help="Do not read or write the call cache.")]
+ConcurrencyOption = Annotated[
+    int, typer.Option("--max-concurrency", min=1, help="Model requests in flight at once.")
+]
+TimeoutOption = Annotated[float, typer.Option("--timeout", min=0.1, help="Seconds per model request.")]
+QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")]
+
+
+def make_engine(cache: Path | None, no_cache: bool, max_concurrency: int, timeout: float) -> CallEngine:
+    return CallEngine(
+        cache=False if no_cache else (cache or True), max_concurrency=max_concurrency, timeout=timeout
+    )
+
+
+def usage_line(usage: StageUsage, seconds: float) -> str:
+    cost = f", ${usage.cost:.4f}" if usage.cost else ""
+    unpriced = f" ({usage.unpriced_calls} calls unpriced)" if usage.unpriced_calls else ""
+    return (
+        f"model calls {usage.calls} (cache hits {usage.cache_hits}, shared {usage.shared}, "
+        f"offline {usage.offline}), tokens {usage.input_tokens:,} in / {usage.output_tokens:,} out"
+        f"{cost}{unpriced}, {seconds:.1f} s"
+    )

@@ -1,0 +1,146 @@
+"""`groundset kg build` and `groundset kg show`."""
+
+import statistics
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from .common import (
+    CacheOption,
+    ConcurrencyOption,
+    EmbeddingsOption,
+    LlmOption,
+    NoCacheOption,
+    QuietOption,
+    TimeoutOption,
+    make_engine,
+    out,
+    usage_line,
+)
+
+kg_app = typer.Typer(help="Build and inspect knowledge graphs.", no_args_is_help=True)
+
+
+@kg_app.command("build")
+def build(
+    docs: Annotated[Path, typer.Argument(help="Docs folder (or one file) to build the graph from.")],
+    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Directory to write the graph to.")],
+    llm: LlmOption = None,
+    embeddings: EmbeddingsOption = None,
+    include: Annotated[
+        list[str] | None, typer.Option("--include", help="Glob of files to take (repeatable).")
+    ] = None,
+    exclude: Annotated[
+        list[str] | None, typer.Option("--exclude", help="Glob of files to leave out (repeatable).")
+    ] = None,
+    chunk_size: Annotated[int, typer.Option("--chunk-size", min=16, help="Chunk size in tokens.")] = 256,
+    cache: CacheOption = None,
+    no_cache: NoCacheOption = False,
+    max_concurrency: ConcurrencyOption = 16,
+    timeout: TimeoutOption = 120.0,
+    quiet: QuietOption = False,
+) -> None:
+    """Load DOCS, build its knowledge graph and save it to --out."""
+    from ..kg import build_knowledge_graph
+
+    start = time.perf_counter()
+    engine = make_engine(cache, no_cache, max_concurrency, timeout)
+    result = build_knowledge_graph(
+        docs,
+        llm=llm,
+        embeddings=embeddings,
+        engine=engine,
+        include=include,
+        exclude=exclude,
+        show_progress=not quiet,
+        chunk_size=chunk_size,
+    )
+    if not result.load.documents:
+        raise typer.BadParameter(
+            f"no loadable documents in {docs} ({result.load.report.summary()})", param_hint="DOCS"
+        )
+    result.kg.save(out_dir)
+    seconds = time.perf_counter() - start
+    report = result.load.report
+    out.print(f"documents: {report.summary()}", highlight=False)
+    for line in report.lines()[:20]:
+        out.print(f"  {line}", highlight=False, markup=False)
+    if len(report.lines()) > 20:
+        out.print(f"  ... and {len(report.lines()) - 20} more", highlight=False)
+    table = Table("stage", "nodes", "failed", "calls", "cached", "tokens in/out", "s")
+    for stage in result.report.stages:
+        u = stage.usage
+        table.add_row(
+            stage.name,
+            str(stage.selected),
+            str(len(stage.failures)),
+            str(u.calls),
+            str(u.cache_hits + u.shared),
+            f"{u.input_tokens:,}/{u.output_tokens:,}",
+            f"{stage.seconds:.1f}",
+        )
+    out.print(table)
+    for name, node, error in result.report.failures[:10]:
+        out.print(f"  failed {name} on {node}: {error}", highlight=False, markup=False)
+    stats = result.kg.stats()
+    edges = ", ".join(f"{kind} {count}" for kind, count in stats["edges"].items())
+    out.print(
+        f"graph: {stats['nodes'].get('document', 0)} documents, {stats['nodes'].get('chunk', 0)} chunks; "
+        f"edges: {edges}",
+        highlight=False,
+    )
+    out.print(usage_line(result.report.total_usage(), seconds), highlight=False)
+    out.print(f"saved to {out_dir}", highlight=False)
+
+
+@kg_app.command("show")
+def show(
+    kg_dir: Annotated[Path, typer.Argument(help="A graph directory written by `groundset kg build`.")],
+    top: Annotated[int, typer.Option("--top", min=1, help="How many entities and themes to list.")] = 15,
+) -> None:
+    """Print a graph's statistics, top entities and themes, degrees by edge kind and a sample chunk."""
+    from ..kg import EdgeKind, KnowledgeGraph, NodeKind
+
+    kg = KnowledgeGraph.load(kg_dir)
+    stats = kg.stats()
+    out.print(f"nodes: {stats['nodes']}", highlight=False)
+    out.print(f"edges: {stats['edges']}", highlight=False)
+    for kind, props in stats["properties"].items():
+        out.print(f"{kind} properties: " + ", ".join(f"{k} {v}" for k, v in props.items()), highlight=False)
+    chunks = kg.nodes(NodeKind.CHUNK)
+    for prop in ("entities", "themes"):
+        counts = Counter(item for c in chunks for item in kg.get(c).get(prop) or [])
+        common = ", ".join(f"{item} ({n})" for item, n in counts.most_common(top))
+        out.print(f"top {prop}: {common or '-'}", highlight=False, markup=False)
+    table = Table("edge kind", "edges", "nodes with any", "mean degree", "median", "max")
+    for kind in EdgeKind:
+        degrees = [
+            len(kg.neighbours(c, kind))
+            for c in (chunks if kind is not EdgeKind.CHILD else kg.nodes(NodeKind.DOCUMENT))
+        ]
+        linked = [d for d in degrees if d]
+        table.add_row(
+            kind.value,
+            str(stats["edges"][kind.value]),
+            str(len(linked)),
+            f"{statistics.fmean(degrees):.2f}" if degrees else "-",
+            f"{statistics.median(degrees):g}" if degrees else "-",
+            str(max(degrees, default=0)),
+        )
+    out.print(table)
+    if chunks:
+        sample = max(chunks, key=lambda c: len(kg.neighbours(c)))
+        data = kg.get(sample)
+        out.print(
+            f"sample chunk {sample} (from {data.get('source')}, section {data.get('section') or '-'}):",
+            highlight=False,
+            markup=False,
+        )
+        text = data.get("text", "")
+        out.print("  " + (text[:300] + ("..." if len(text) > 300 else "")).replace("\n", " "), markup=False)
+        for prop in ("entities", "keyphrases", "themes"):
+            out.print(f"  {prop}: {', '.join(data.get(prop) or [])}", markup=False, highlight=False)

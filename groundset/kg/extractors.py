@@ -1,0 +1,208 @@
+"""Extractors: properties of documents and chunks, from the LLM or from their offline forms.
+
+Offline, the corpus-level methods (TF-IDF phrases, entity rules) run once over all nodes that
+need them, which is both faster and better than node by node; with an LLM each node is one
+prompt call through the engine (cached, shared, bounded, retried).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..core.models import is_offline
+from .entities import EntityExtractor
+from .graph import KnowledgeGraph, NodeKind
+from .headings import structural_headings
+from .phrases import PhraseModel
+from .prompts import ChunkFacts, ChunkFactsPrompt, ChunkText, DocumentText, HeadlinesPrompt, SummaryPrompt
+from .splitters import count_tokens
+from .textrank import textrank_summary
+from .transform import BuildContext, StageReport, Transform, each_node
+
+LONG_DOCUMENT_TOKENS = 400
+MAX_PROMPT_CHARS = 24_000
+
+
+def is_long(data: dict[str, Any], threshold: int = LONG_DOCUMENT_TOKENS) -> bool:
+    return count_tokens(data["text"]) >= threshold
+
+
+class HeadlinesExtractor(Transform):
+    """Headlines from Markdown/rst structure; an LLM call only for long documents that have none."""
+
+    stage = "kg.headlines"
+    name = "headlines"
+
+    def __init__(self, long_tokens: int = LONG_DOCUMENT_TOKENS) -> None:
+        self.long_tokens = long_tokens
+        self.prompt = HeadlinesPrompt()
+
+    def select(self, kg: KnowledgeGraph) -> list[str]:
+        return [d for d in kg.nodes(NodeKind.DOCUMENT) if "headlines" not in kg.get(d)]
+
+    async def apply(self, kg: KnowledgeGraph, nodes: Sequence[str], ctx: BuildContext) -> StageReport:
+        async def work(node: str) -> None:
+            data = kg.get(node)
+            found = [h.title for h in structural_headings(data["text"], data.get("format", "markdown"))]
+            if not found and is_long(data, self.long_tokens) and not is_offline(ctx.llm):
+                answer = await self.prompt.run(
+                    ctx.llm, _document_input(data), engine=ctx.engine, stage=self.stage
+                )
+                lines = {line.strip() for line in data["text"].split("\n")}
+                found = [h.strip() for h in answer.headlines if h.strip() in lines]
+            data["headlines"] = found
+
+        return await each_node(nodes, work, self.report(nodes), ctx)
+
+
+class SummaryExtractor(Transform):
+    """A summary and themes for each long document: one LLM call each, or TextRank + corpus TF-IDF."""
+
+    stage = "kg.summary"
+    name = "summaries"
+
+    def __init__(self, long_tokens: int = LONG_DOCUMENT_TOKENS) -> None:
+        self.long_tokens = long_tokens
+        self.prompt = SummaryPrompt()
+
+    def select(self, kg: KnowledgeGraph) -> list[str]:
+        return [
+            d
+            for d in kg.nodes(NodeKind.DOCUMENT)
+            if "summary" not in kg.get(d) and is_long(kg.get(d), self.long_tokens)
+        ]
+
+    async def apply(self, kg: KnowledgeGraph, nodes: Sequence[str], ctx: BuildContext) -> StageReport:
+        if is_offline(ctx.llm):
+            report = self.report(nodes)
+            documents = kg.nodes(NodeKind.DOCUMENT)
+            model = PhraseModel().fit([kg.get(d)["text"] for d in documents])
+            texts = [kg.get(d)["text"] for d in nodes]
+            with ctx.progress.stage(self.name, len(nodes)) as advance:
+                for node, text, themes in zip(nodes, texts, model.themes_many(texts, k=5), strict=True):
+                    kg.set(node, summary=textrank_summary(text), themes=themes)
+                    report.done += 1
+                    advance()
+            ctx.engine.record(self.stage, offline=len(nodes))
+            return report
+
+        async def work(node: str) -> None:
+            answer = await self.prompt.run(
+                ctx.llm, _document_input(kg.get(node)), engine=ctx.engine, stage=self.stage
+            )
+            kg.set(node, summary=answer.summary.strip(), themes=_clean_items(answer.themes))
+
+        return await each_node(nodes, work, self.report(nodes), ctx)
+
+
+class ChunkFactsExtractor(Transform):
+    """Entities, keyphrases and themes of each chunk: one combined LLM call per chunk, or offline rules."""
+
+    stage = "kg.chunk_facts"
+    name = "chunk facts"
+
+    def __init__(self) -> None:
+        self.prompt = ChunkFactsPrompt()
+
+    def select(self, kg: KnowledgeGraph) -> list[str]:
+        return [c for c in kg.nodes(NodeKind.CHUNK) if "entities" not in kg.get(c)]
+
+    async def apply(self, kg: KnowledgeGraph, nodes: Sequence[str], ctx: BuildContext) -> StageReport:
+        if is_offline(ctx.llm):
+            return self._offline(kg, nodes, ctx)
+
+        async def work(node: str) -> None:
+            data = kg.get(node)
+            title = kg.get(data["document"]).get("title", "")
+            answer = await self.prompt.run(
+                ctx.llm,
+                ChunkText(title=title, section=data.get("section", ""), text=data["text"][:MAX_PROMPT_CHARS]),
+                engine=ctx.engine,
+                stage=self.stage,
+            )
+            _set_facts(kg, node, answer)
+
+        return await each_node(nodes, work, self.report(nodes), ctx)
+
+    def _offline(self, kg: KnowledgeGraph, nodes: Sequence[str], ctx: BuildContext) -> StageReport:
+        report = self.report(nodes)
+        model = PhraseModel().fit([kg.get(c)["text"] for c in kg.nodes(NodeKind.CHUNK)])
+        texts = [kg.get(c)["text"] for c in nodes]  # markdown: the offline extractors strip it themselves
+        entities = EntityExtractor().extract_many(texts)
+        keyphrases = model.keyphrases_many(texts, k=8)
+        themes = model.themes_many(texts, k=4)
+        with ctx.progress.stage(self.name, len(nodes)) as advance:
+            for i, node in enumerate(nodes):
+                _set_facts(
+                    kg, node, ChunkFacts(entities=entities[i], keyphrases=keyphrases[i], themes=themes[i])
+                )
+                report.done += 1
+                advance()
+        ctx.engine.record(self.stage, offline=len(nodes))
+        return report
+
+
+class EmbeddingExtractor(Transform):
+    """Embeds a text property of every node of one kind into a vector property, in batches."""
+
+    def __init__(
+        self, kind: NodeKind = NodeKind.CHUNK, source: str = "text", target: str = "embedding"
+    ) -> None:
+        self.kind, self.source, self.target = NodeKind(kind), source, target
+
+    @property
+    def stage(self) -> str:  # type: ignore[override]
+        return f"kg.embed.{self.kind.value}.{self.source}"
+
+    @property
+    def name(self) -> str:
+        what = f"{self.kind.value}s" if self.source == "text" else f"{self.kind.value} {self.source}s"
+        return f"embed {what}"
+
+    def select(self, kg: KnowledgeGraph) -> list[str]:
+        return [
+            n
+            for n in kg.nodes(self.kind)
+            if kg.get(n).get(self.source) and kg.get(n).get(self.target) is None
+        ]
+
+    async def apply(self, kg: KnowledgeGraph, nodes: Sequence[str], ctx: BuildContext) -> StageReport:
+        report = self.report(nodes)
+        with ctx.progress.stage(self.name, len(nodes)) as advance:
+            if nodes:
+                matrix = await ctx.engine.embed(
+                    ctx.embeddings, [kg.get(n)[self.source] for n in nodes], stage=self.stage
+                )
+                for node, row in zip(nodes, matrix, strict=True):
+                    kg.set(node, **{self.target: row})
+                    report.done += 1
+                    advance()
+        return report
+
+
+def _document_input(data: dict[str, Any]) -> DocumentText:
+    return DocumentText(title=data.get("title", ""), text=data["text"][:MAX_PROMPT_CHARS])
+
+
+def _set_facts(kg: KnowledgeGraph, node: str, facts: ChunkFacts) -> None:
+    """Store the facts; a chunk always gets at least one entity and one keyphrase to link by."""
+    data = kg.get(node)
+    entities = _clean_items(facts.entities)
+    keyphrases = _clean_items(facts.keyphrases)
+    if not keyphrases:
+        keyphrases = _clean_items(
+            [data.get("section", "").split(" > ")[-1], kg.get(data["document"]).get("title", "")]
+        )
+    if not entities:
+        entities = keyphrases[:1]
+    kg.set(node, entities=entities, keyphrases=keyphrases, themes=_clean_items(facts.themes))
+
+
+def _clean_items(items: Sequence[str]) -> list[str]:
+    seen: dict[str, str] = {}
+    for item in items:
+        text = " ".join(str(item).split())
+        if text and text.casefold() not in seen:
+            seen[text.casefold()] = text
+    return list(seen.values())

@@ -1,0 +1,340 @@
+"""Corpus-level TF-IDF over candidate phrases: offline keyphrases and themes.
+
+Candidates are 1-3 word runs of content words that never cross punctuation, so they look like
+noun phrases without needing a tagger. Fitting on the whole corpus gives each phrase an inverse
+document frequency; a text's keyphrases are its most distinctive phrases, and its themes are
+phrases shared with a few other texts (which is what links related documents in the graph).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
+
+from .sentences import plain_text
+
+__all__ = ["PhraseModel"]
+
+_MAX_WORDS = 3
+_LENGTH_BONUS = (1.0, 1.5, 1.7)  # multi-word phrases are more specific, so they rank higher
+_THEME_BONUS = (0.8, 1.5, 1.7)  # a theme is a topic: one word is rarely enough
+_THEME_MAX_SHARE = 0.3
+_MIN_THEME_CORPUS = 3
+
+# A word (with inner . _ - ' joiners: prometheus.yml, key-value, http_requests_total) or one
+# breaking character. Digit-led tokens break phrases too: a pure number is never part of one.
+_TOKEN = re.compile(r"([A-Za-z][A-Za-z0-9]*(?:[._'\u2019-][A-Za-z0-9]+)*)|[0-9][\w.]*|[^\sA-Za-z0-9]|\n")
+
+
+def _word_set(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019-]*")
+# A word right after one of these is probably a verb ("you can expose", "it contains").
+_VERB_CONTEXT = _word_set(
+    "can cannot could will would shall should may might must we you they i it he she which who "
+    "also not don't doesn't didn't won't please to"
+)
+_VERB_MIN_COUNT = 3
+_VERB_MIN_SHARE = 0.35
+# Words ending in -ly are adverbs ("basically", "directly") except these nouns and adjectives.
+_LY_NOUNS = _word_set(
+    "family assembly anomaly supply reply apply multiply monopoly italy july daily weekly monthly "
+    "hourly yearly nightly early friendly"
+)
+_PARTICIPLES = _word_set(
+    "sent spent taken given shown written seen known built found chosen broken hidden made kept held "
+    "left lost brought thought meant got gotten begun become gone"
+)
+
+_STOP_WORDS = _word_set(
+    """
+    a about above across after afterwards again against all almost alone along already also although
+    always am among an and another any anybody anyhow anyone anything anyway anywhere are aren't around
+    as at be became because become becomes been before beforehand behind being below beside besides
+    between beyond both but by can cannot can't could couldn't did didn't do does doesn't doing don't
+    done down during each either else elsewhere enough especially etc even ever every everyone
+    everything everywhere except few for from further furthermore had hadn't has hasn't have haven't
+    having he hence her here hereby herein hers herself him himself his how however i if in indeed
+    instead into is isn't it it's its itself just least less let let's like likely many may maybe me
+    meanwhile might mine more moreover most mostly much must my myself namely neither never
+    nevertheless next no nobody none nor not nothing now nowhere of off often on once one ones only
+    onto or other others otherwise our ours ourselves out over own per perhaps please quite rather
+    really same see seem seemed seeming seems several shall she should shouldn't since so some somehow
+    someone something sometime sometimes somewhat somewhere still such than that that's the their
+    theirs them themselves then thence there thereafter thereby therefore therein there's these they
+    they're this those though through throughout thus to together too toward towards under unless
+    until up upon us very via was wasn't we we'll we're we've well were weren't what whatever what's
+    when whenever where whereas wherever whether which while who whoever whole whom whose why will
+    with within without won't would wouldn't yet you you'd you'll your you're yours yourself
+    yourselves you've e.g i.e eg ie vs
+    able allow allows allowed want wants need needs needed make makes made use uses used using usually
+    get gets got give gives given go goes going know known way ways thing things lot lots kind sure
+    simply easily currently generally typically actually certain certainly new old good better best
+    different various similar specific particular important possible necessary available following
+    follows example examples instance e note notes also first second third last will set sets due
+    show shows say says said outside inside take takes look looks looking work works want try tries
+    called call
+    """
+)
+# Plural folding would merge these with unrelated words.
+_NO_FOLD = _word_set(
+    "series status alias bus process access class analysis basis canvas https kubernetes redis "
+    "always perhaps across less unless this thus has was does its yes chaos news lens gas plus"
+)
+
+
+def _identity(tokens: list[str]) -> list[str]:
+    """Analyzer for pre-tokenised input (module level, so a fitted model pickles)."""
+    return tokens
+
+
+def _fold(word: str) -> str:
+    """Lowercase key of one word; simple plurals share the singular key (the surface form stays)."""
+    lower = word.lower()
+    if not word[1:].islower() or len(lower) < 4 or lower in _NO_FOLD or not lower.isalpha():
+        return lower  # acronyms, CamelCase and identifiers keep their exact form
+    if lower.endswith("ies") and len(lower) > 4:
+        return lower[:-3] + "y"
+    if lower.endswith("s") and not lower.endswith(("ss", "us", "is")):
+        return lower[:-1]
+    return lower
+
+
+def _segments(text: str) -> Iterable[list[str]]:
+    """Runs of words between breaking characters (punctuation, digits, line ends)."""
+    run: list[str] = []
+    for match in _TOKEN.finditer(text):
+        word = match.group(1)
+        if word is None:
+            if run:
+                yield run
+                run = []
+            continue
+        if word.endswith(("'s", "\u2019s")):
+            run.append(word[:-2])
+            yield run
+            run = []
+            continue
+        run.append(word)
+    if run:
+        yield run
+
+
+def _is_content(word: str) -> bool:
+    lower = word.lower()
+    if len(word) < 2 or lower in _STOP_WORDS:
+        return False
+    return not (lower.endswith("ly") and len(lower) > 4 and lower not in _LY_NOUNS)
+
+
+def _can_end(word: str) -> bool:
+    """A past participle ("enabled", "sent") ends a clause, not a noun phrase."""
+    lower = word.lower()
+    if lower in _PARTICIPLES:
+        return False
+    return not (len(lower) > 4 and lower.endswith("ed") and not lower.endswith("eed") and word[1:].islower())
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _word_info(word: str) -> tuple[str, bool, bool]:
+    """(key, may be inside a phrase, may end a phrase) for one word; cached, words repeat a lot."""
+    return _fold(word), _is_content(word), _can_end(word)
+
+
+def _candidates(plain: str) -> list[tuple[str, str]]:
+    """(key, surface) for every 1-3 word candidate phrase of a plain text, in order."""
+    found: list[tuple[str, str]] = []
+    for run in _segments(plain):
+        infos = [_word_info(word) for word in run]
+        for start in range(len(run)):
+            if not infos[start][1]:
+                continue
+            for end in range(start, min(start + _MAX_WORDS, len(run))):
+                key, content, can_end = infos[end]
+                if not content:
+                    break  # no stop word anywhere inside: keeps candidates noun-phrase-like
+                if can_end:
+                    if end == start:
+                        found.append((key, run[start]))
+                    else:
+                        keys = " ".join(info[0] for info in infos[start : end + 1])
+                        found.append((keys, " ".join(run[start : end + 1])))
+    return found
+
+
+def _count_verb_contexts(plain: str, seen: Counter[str], as_verb: Counter[str]) -> None:
+    """Count lowercase words, and how often each follows a modal or pronoun ("can expose")."""
+    previous = ""
+    for match in _WORD.finditer(plain):
+        word = match.group(0)
+        if word.islower():
+            key = _fold(word)
+            seen[key] += 1
+            if previous in _VERB_CONTEXT:
+                as_verb[key] += 1
+        previous = word.lower()
+
+
+def _verb_like(seen: Counter[str], as_verb: Counter[str]) -> frozenset[str]:
+    """Words the corpus itself mostly uses as verbs; phrases containing them are clauses."""
+    return frozenset(
+        word
+        for word, count in as_verb.items()
+        if count >= _VERB_MIN_COUNT and count >= _VERB_MIN_SHARE * seen[word] and word not in _STOP_WORDS
+    )
+
+
+class PhraseModel:
+    """TF-IDF over candidate phrases, fitted once on a corpus and applied to any text."""
+
+    def __init__(self) -> None:
+        self._vectorizer: CountVectorizer | None = None
+        self._tfidf: TfidfTransformer | None = None
+        self._keys: list[str] = []
+        self._surfaces: list[str] = []
+        self._parts: list[tuple[int, ...]] = []
+        self._bonus = np.zeros(0)
+        self._theme_weight = np.zeros(0)
+        self._n_texts = 0
+
+    @property
+    def n_texts(self) -> int:
+        """Number of texts the model was fitted on (0 before ``fit``)."""
+        return self._n_texts
+
+    @property
+    def vocabulary_size(self) -> int:
+        """Number of phrases the model can score."""
+        return len(self._keys)
+
+    def fit(self, texts: Sequence[str]) -> PhraseModel:
+        """Learn phrase vocabulary, document frequencies and readable surface forms from a corpus.
+
+        Multi-word phrases enter the vocabulary only if they occur at least twice in the corpus (a
+        word sequence seen once is rarely a phrase, and would otherwise win on IDF alone), and no
+        phrase may contain a word the corpus mostly uses as a verb.
+        """
+        plains = [plain_text(text) for text in texts]
+        per_text = [_candidates(plain) for plain in plains]
+        seen: Counter[str] = Counter()
+        as_verb: Counter[str] = Counter()
+        for plain in plains:
+            _count_verb_contexts(plain, seen, as_verb)
+        verbs = _verb_like(seen, as_verb)
+        total: Counter[str] = Counter()
+        surfaces: dict[str, Counter[str]] = {}
+        for found in per_text:
+            for key, surface in found:
+                total[key] += 1
+                surfaces.setdefault(key, Counter())[surface] += 1
+        vocabulary = sorted(
+            key
+            for key, count in total.items()
+            if (count >= 2 or " " not in key) and not any(word in verbs for word in key.split(" "))
+        )
+        self._n_texts = len(texts)
+        self._keys = vocabulary
+        self._surfaces = [_readable(surfaces[key]) for key in vocabulary]
+        if not vocabulary:
+            self._vectorizer = self._tfidf = None
+            return self
+        index = {key: i for i, key in enumerate(vocabulary)}
+        self._parts = [_sub_phrases(key, index) for key in vocabulary]
+        self._vectorizer = CountVectorizer(analyzer=_identity, vocabulary=index, dtype=np.float64)
+        counts = self._vectorizer.transform([[key for key, _ in found] for found in per_text])
+        self._tfidf = TfidfTransformer(sublinear_tf=True, norm=None).fit(counts)
+        lengths = np.array([key.count(" ") for key in vocabulary])
+        self._bonus = np.asarray(_LENGTH_BONUS)[lengths]
+        df = np.asarray((counts > 0).sum(axis=0)).ravel()
+        max_df = max(2, math.floor(_THEME_MAX_SHARE * self._n_texts))
+        self._theme_weight = np.where((df >= 2) & (df <= max_df), np.asarray(_THEME_BONUS)[lengths], 0.0)
+        return self
+
+    def keyphrases(self, text: str, k: int = 8) -> list[str]:
+        """The ``k`` most distinctive phrases of ``text`` (phrases unseen in ``fit`` are ignored)."""
+        return self.keyphrases_many([text], k)[0]
+
+    def themes(self, text: str, k: int = 5) -> list[str]:
+        """Up to ``k`` phrases that ``text`` shares with a few other corpus texts."""
+        return self.themes_many([text], k)[0]
+
+    def keyphrases_many(self, texts: Sequence[str], k: int = 8) -> list[list[str]]:
+        """``keyphrases`` for many texts with one sparse transform."""
+        return self._rank_many(texts, k, self._bonus)
+
+    def themes_many(self, texts: Sequence[str], k: int = 5) -> list[list[str]]:
+        """``themes`` for many texts; a corpus under three texts has no shared topics, so keyphrases."""
+        if self._n_texts < _MIN_THEME_CORPUS:
+            return self.keyphrases_many(texts, k)
+        return self._rank_many(texts, k, self._theme_weight)
+
+    def _rank_many(self, texts: Sequence[str], k: int, weights: np.ndarray) -> list[list[str]]:
+        """Top ``k`` phrases per text by TF-IDF times ``weights`` (per-phrase bonus or eligibility)."""
+        if self._vectorizer is None or self._tfidf is None or k < 1:
+            return [[] for _ in texts]
+        if not texts:
+            return []
+        keys = [[key for key, _ in _candidates(plain_text(text))] for text in texts]
+        counts = self._vectorizer.transform(keys).tocsr()
+        scores = self._tfidf.transform(counts).multiply(weights).tocsr()
+        ranked: list[list[str]] = []
+        for row in range(scores.shape[0]):
+            a, b = counts.indptr[row], counts.indptr[row + 1]
+            row_counts = dict(zip(counts.indices[a:b].tolist(), counts.data[a:b].tolist(), strict=True))
+            a, b = scores.indptr[row], scores.indptr[row + 1]
+            ranked.append(self._top(scores.indices[a:b], scores.data[a:b], row_counts, k))
+        return ranked
+
+    def _top(self, columns: np.ndarray, values: np.ndarray, counts: dict[int, float], k: int) -> list[str]:
+        """Best phrases of one row, skipping fragments and phrases inside better-ranked ones."""
+        positive = values > 0
+        columns, values = columns[positive], np.round(values[positive], 10)
+        covered: dict[int, float] = {}  # column -> most occurrences of one eligible phrase containing it
+        for column in columns.tolist():
+            for part in self._parts[column]:
+                covered[part] = max(covered.get(part, 0.0), counts[column])
+        # Highest score first; ties go to the alphabetically first key (columns are sorted keys).
+        order = np.lexsort((columns, -values))
+        chosen: list[str] = []
+        taken: list[str] = []
+        for column in columns[order].tolist():
+            if covered.get(column, 0.0) >= counts[column]:
+                continue  # every occurrence sits inside one longer phrase: let that one speak
+            key = self._keys[column]
+            if any(_redundant(key, better) for better in taken):
+                continue
+            chosen.append(self._surfaces[column])
+            taken.append(key)
+            if len(chosen) == k:
+                break
+        return chosen
+
+
+def _sub_phrases(key: str, index: dict[str, int]) -> tuple[int, ...]:
+    """Columns of the shorter vocabulary phrases inside ``key``."""
+    words = key.split(" ")
+    parts = (" ".join(words[i : i + n]) for n in range(1, len(words)) for i in range(len(words) - n + 1))
+    return tuple(sorted({index[part] for part in parts if part in index}))
+
+
+def _redundant(key: str, better: str) -> bool:
+    """Inside a better phrase, or the same longer run shifted by one word ("a b c" vs "b c d")."""
+    if f" {key} " in f" {better} ":
+        return True
+    words, other = key.split(" "), better.split(" ")
+    if len(words) != 3 or len(other) != 3:
+        return False
+    return words[:2] == other[1:] or words[1:] == other[:2]
+
+
+def _readable(forms: Counter[str]) -> str:
+    """Most frequent surface form; among equals prefer lowercase (sentence-initial capitals are noise)."""
+    return max(forms.items(), key=lambda item: (item[1], item[0].islower(), item[0]))[0]

@@ -1,0 +1,98 @@
+"""Relationship builders: similar, entity_overlap and theme_overlap edges between nodes.
+
+They rebuild their edge kind among the nodes they cover each time (no model calls, and the
+pair search is sub-quadratic: see ``similarity`` and ``overlap``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .graph import EdgeKind, KnowledgeGraph, NodeKind
+from .overlap import overlap_pairs
+from .similarity import similar_pairs
+from .transform import BuildContext, StageReport, Transform
+
+
+class SimilarityBuilder(Transform):
+    """``similar`` edges: each node's top-k cosine neighbours above a threshold."""
+
+    stage = "kg.similar"
+
+    def __init__(
+        self,
+        kind: NodeKind = NodeKind.CHUNK,
+        property: str = "embedding",
+        k: int = 5,
+        threshold: float = 0.75,
+    ) -> None:
+        self.kind, self.property, self.k, self.threshold = NodeKind(kind), property, k, threshold
+
+    @property
+    def name(self) -> str:
+        return f"similar {self.kind.value}s"
+
+    def select(self, kg: KnowledgeGraph) -> list[str]:
+        return [n for n in kg.nodes(self.kind) if kg.get(n).get(self.property) is not None]
+
+    async def apply(self, kg: KnowledgeGraph, nodes: Sequence[str], ctx: BuildContext) -> StageReport:
+        report = self.report(nodes)
+        with ctx.progress.stage(self.name, len(nodes)) as advance:
+            _drop_edges_among(kg, nodes, EdgeKind.SIMILAR)
+            if len(nodes) > 1:
+                matrix = np.vstack([np.asarray(kg.get(n)[self.property], dtype=np.float32) for n in nodes])
+                for i, j, score in similar_pairs(matrix, k=self.k, threshold=self.threshold):
+                    kg.add_edge(nodes[i], nodes[j], EdgeKind.SIMILAR, score=score)
+            report.done = len(nodes)
+            for _ in nodes:
+                advance()
+        return report
+
+
+class OverlapBuilder(Transform):
+    """``entity_overlap`` or ``theme_overlap`` edges: nodes that share items, with the items and a score."""
+
+    def __init__(
+        self,
+        property: str = "entities",
+        kind: NodeKind = NodeKind.CHUNK,
+        min_score: float = 0.05,
+        max_pairs_per_node: int = 10,
+    ) -> None:
+        edges = {"entities": EdgeKind.ENTITY_OVERLAP, "themes": EdgeKind.THEME_OVERLAP}
+        if property not in edges:
+            raise ValueError(f"OverlapBuilder: property must be 'entities' or 'themes', got {property!r}")
+        self.property, self.edge_kind, self.kind = property, edges[property], NodeKind(kind)
+        self.min_score, self.max_pairs_per_node = min_score, max_pairs_per_node
+
+    @property
+    def stage(self) -> str:  # type: ignore[override]
+        return f"kg.{self.edge_kind.value}"
+
+    @property
+    def name(self) -> str:
+        return f"shared {self.property}"
+
+    def select(self, kg: KnowledgeGraph) -> list[str]:
+        return [n for n in kg.nodes(self.kind) if kg.get(n).get(self.property)]
+
+    async def apply(self, kg: KnowledgeGraph, nodes: Sequence[str], ctx: BuildContext) -> StageReport:
+        report = self.report(nodes)
+        with ctx.progress.stage(self.name, len(nodes)) as advance:
+            _drop_edges_among(kg, nodes, self.edge_kind)
+            items = [list(kg.get(n)[self.property]) for n in nodes]
+            pairs = overlap_pairs(items, min_score=self.min_score, max_pairs_per_node=self.max_pairs_per_node)
+            for i, j, score, shared in pairs:
+                kg.add_edge(nodes[i], nodes[j], self.edge_kind, score=score, shared=shared)
+            report.done = len(nodes)
+            for _ in nodes:
+                advance()
+        return report
+
+
+def _drop_edges_among(kg: KnowledgeGraph, nodes: Sequence[str], kind: EdgeKind) -> None:
+    members = set(nodes)
+    doomed = [(s, t, k) for s, t, k, _ in kg.edges(kind) if s in members and t in members]
+    kg.graph.remove_edges_from(doomed)

@@ -1,0 +1,136 @@
+"""Splitters: documents -> chunk nodes with child and next edges.
+
+``HeadlineSplitter`` cuts a document at its headlines first (Markdown/rst structure, or
+headlines an LLM found), then bounds each section's size; ``ChunkSplitter`` only bounds size.
+Size bounding uses langchain-text-splitters with Markdown-aware separators, measured in
+tokens (words and punctuation marks, a close stand-in for model tokens) or characters.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
+
+from langchain_text_splitters import Language, RecursiveCharacterTextSplitter
+
+from .graph import EdgeKind, KnowledgeGraph, NodeKind
+from .headings import Heading, structural_headings
+from .transform import BuildContext, StageReport, Transform
+
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+_HAS_WORD = re.compile(r"[^\W_]{2,}")
+NodeFilter = Callable[[dict[str, Any]], bool]
+
+
+def count_tokens(text: str) -> int:
+    """Words and punctuation marks: about what an LLM tokenizer counts for English prose."""
+    return len(_TOKEN.findall(text))
+
+
+class ChunkSplitter(Transform):
+    """Size-bounded chunks of a whole document, with overlap."""
+
+    stage = "kg.split"
+    name = "split by size"
+
+    def __init__(
+        self,
+        chunk_size: int = 256,
+        chunk_overlap: int = 32,
+        unit: Literal["tokens", "chars"] = "tokens",
+        where: NodeFilter | None = None,
+    ) -> None:
+        if chunk_size < 16 or not 0 <= chunk_overlap < chunk_size:
+            raise ValueError(
+                f"{type(self).__name__}: need chunk_size >= 16 and 0 <= chunk_overlap < chunk_size, "
+                f"got {chunk_size} and {chunk_overlap}"
+            )
+        if unit not in ("tokens", "chars"):
+            raise ValueError(f"{type(self).__name__}: unit must be 'tokens' or 'chars', got {unit!r}")
+        self.chunk_size, self.chunk_overlap, self.unit, self.where = chunk_size, chunk_overlap, unit, where
+        self._splitter = RecursiveCharacterTextSplitter.from_language(
+            Language.MARKDOWN,
+            chunk_size=chunk_size,
+            chunk_overlap=chunk_overlap,
+            length_function=count_tokens if unit == "tokens" else len,
+            keep_separator=True,
+        )
+
+    def select(self, kg: KnowledgeGraph) -> list[str]:
+        return [
+            d
+            for d in kg.nodes(NodeKind.DOCUMENT)
+            if not kg.neighbours(d, EdgeKind.CHILD) and (self.where is None or self.where(kg.get(d)))
+        ]
+
+    def sections(self, data: dict[str, Any]) -> list[tuple[str, str]]:
+        """(heading path, text) pieces to bound in size; here the whole document is one piece."""
+        return [("", data["text"])]
+
+    def split(self, data: dict[str, Any]) -> list[tuple[str, str]]:
+        """(heading path, chunk text) for a document's properties; chunks without words are dropped."""
+        chunks: list[tuple[str, str]] = []
+        for path, text in self.sections(data):
+            for piece in self._splitter.split_text(text):
+                piece = piece.strip()
+                if _HAS_WORD.search(piece):
+                    chunks.append((path, piece))
+        return chunks
+
+    async def apply(self, kg: KnowledgeGraph, nodes: Sequence[str], ctx: BuildContext) -> StageReport:
+        report = self.report(nodes)
+        with ctx.progress.stage(self.name, len(nodes)) as advance:
+            for document in nodes:
+                previous = None
+                for position, (path, text) in enumerate(self.split(kg.get(document))):
+                    chunk = kg.add_chunk(document, text, position=position, section=path)
+                    if previous is not None:
+                        kg.add_edge(previous, chunk, EdgeKind.NEXT)
+                    previous = chunk
+                report.done += 1
+                advance()
+        return report
+
+
+class HeadlineSplitter(ChunkSplitter):
+    """Sections at the document's headlines (structure first, else its ``headlines``), then size bounds."""
+
+    name = "split at headlines"
+
+    def __init__(self, *args: Any, min_section_tokens: int = 24, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.min_section_tokens = min_section_tokens
+
+    def sections(self, data: dict[str, Any]) -> list[tuple[str, str]]:
+        text: str = data["text"]
+        lines = text.split("\n")
+        headings = structural_headings(text, data.get("format", "markdown"))
+        if not headings and data.get("headlines"):
+            wanted = {_norm(h) for h in data["headlines"]}
+            headings = [Heading(1, line.strip(), i) for i, line in enumerate(lines) if _norm(line) in wanted]
+        if not headings:
+            return [("", text)]
+        starts = [0] + [h.line for h in headings if h.line > 0]
+        owners: list[Heading | None] = [None] + [h for h in headings if h.line > 0]
+        if headings[0].line == 0:
+            owners[0] = headings[0]
+        out: list[tuple[str, str]] = []
+        trail: list[Heading] = []
+        pending = ""
+        for index, start in enumerate(starts):
+            end = starts[index + 1] if index + 1 < len(starts) else len(lines)
+            heading = owners[index]
+            if heading is not None:
+                trail = [h for h in trail if h.level < heading.level] + [heading]
+            body = "\n".join(lines[start:end]).strip()
+            pending = f"{pending}\n\n{body}".strip() if pending else body
+            if count_tokens(pending) < self.min_section_tokens and index + 1 < len(starts):
+                continue  # a heading with almost no body travels with the next section
+            out.append((" > ".join(h.title for h in trail), pending))
+            pending = ""
+        return [(path, body) for path, body in out if body]
+
+
+def _norm(line: str) -> str:
+    return re.sub(r"\s+", " ", line.strip().strip("#").strip()).casefold()

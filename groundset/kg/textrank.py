@@ -1,0 +1,196 @@
+"""Extractive TextRank summaries: the offline stand-in for an LLM summary.
+
+Sentences are nodes, TF-IDF cosine similarity is the edge weight, and PageRank picks the
+sentences most central to the text; its random jumps favour early sentences, because technical
+pages state their topic first. For long texts the similarity matrix is never built: with
+unit-norm TF-IDF rows ``X``, ``S = X X^T - I``, so each power-iteration step costs two sparse
+products. That keeps a 2 MB text (tens of thousands of sentences) linear in memory and time.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+from scipy import sparse
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+from .sentences import plain_text, split_sentences
+
+__all__ = ["textrank_summary"]
+
+_DAMPING = 0.85
+_MAX_ITERATIONS = 100
+_TOLERANCE = 1e-10
+_NEAR_DUPLICATE = 0.85
+_DENSE_LIMIT = 1000  # up to this many sentences the similarity matrix is built; beyond, it is factored
+_SCAN_FACTOR = 20  # look this many times max_sentences down the ranking for a fitting, fresh sentence
+_MIN_WORDS = 4
+_FRAGMENT_WORDS = 8  # a line without end punctuation must be at least this long (headings are not)
+_TERMINALS = ".!?\"'\u201d)"
+_WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019-]*")
+_TERM = re.compile(r"\b[a-z][\w.-]*[a-z0-9]\b")
+_CODE_CHARS = frozenset("{}[]()<>=;$|\\/\"'`*#&%@^~")
+_CODE_START = re.compile(r"^(?:\$ |# |//|/\*|<\?|import |from \S+ import |def |func |package |curl |sudo )")
+
+
+def textrank_summary(text: str, *, max_sentences: int = 3, max_chars: int = 600) -> str:
+    """Up to ``max_sentences`` central sentences of ``text`` in original order, at most ``max_chars``.
+
+    Sentences are returned verbatim (after markdown stripping) and joined by spaces. When even the
+    best sentence is longer than ``max_chars`` it is cut at a word boundary and ends with an
+    ellipsis, so the limit always holds. Deterministic: ties go to the earlier sentence.
+    """
+    if max_sentences < 1 or max_chars < 1:
+        raise ValueError("textrank_summary: max_sentences and max_chars must be >= 1")
+    sentences = split_sentences(plain_text(text))
+    if not sentences:
+        return ""
+    if len(sentences) <= max_sentences:
+        return _fit_in_order(sentences, list(range(len(sentences))), max_chars)
+    candidates = _candidates(sentences, max_sentences)
+    if len(candidates) <= max_sentences:
+        return _fit_in_order(sentences, candidates, max_chars)
+    matrix = _tfidf([sentences[i] for i in candidates])
+    if matrix is None:
+        return _fit_in_order(sentences, candidates[:max_sentences], max_chars)
+    scores = _pagerank(matrix)
+    # Round before sorting so float noise across platforms cannot reorder near-ties.
+    ranked = sorted(range(len(candidates)), key=lambda j: (-round(float(scores[j]), 12), j))
+    chosen = _select(ranked, matrix, [len(sentences[i]) for i in candidates], max_sentences, max_chars)
+    if not chosen:
+        return _truncate(sentences[candidates[ranked[0]]], max_chars)
+    return " ".join(sentences[candidates[j]] for j in sorted(chosen))
+
+
+def _candidates(sentences: list[str], max_sentences: int) -> list[int]:
+    """Indices worth ranking: complete prose sentences, then prose fragments, then anything."""
+    prose = [i for i, sentence in enumerate(sentences) if _is_prose(sentence)]
+    complete = [i for i in prose if sentences[i][-1] in _TERMINALS]
+    if len(complete) >= max_sentences:
+        return complete
+    return prose or list(range(len(sentences)))
+
+
+def _is_prose(sentence: str) -> bool:
+    """Enough words, not a heading-like fragment, not a line of code."""
+    words = _WORD.findall(sentence)
+    if len(words) < _MIN_WORDS:
+        return False
+    if sentence[-1] not in _TERMINALS and sentence[-1] != ":" and len(words) < _FRAGMENT_WORDS:
+        return False
+    if _CODE_START.match(sentence):
+        return False
+    symbols = sum(1 for char in sentence if char in _CODE_CHARS)
+    letters = sum(1 for char in sentence if char.isalpha())
+    tokens = len(sentence.split())
+    return symbols <= 0.1 * len(sentence) and letters >= 0.5 * len(sentence) and len(words) >= 0.5 * tokens
+
+
+def _tfidf(sentences: list[str]) -> sparse.csr_matrix | None:
+    """Unit-norm TF-IDF rows (sublinear tf, smoothed idf), or None when no sentence has a content word.
+
+    The same weighting as scikit-learn's ``TfidfVectorizer(sublinear_tf=True)``, built directly:
+    a summary is one small matrix, and the vectorizer's per-call overhead would dominate.
+    """
+    vocabulary: dict[str, int] = {}
+    indptr, indices, data = [0], [], []
+    for sentence in sentences:
+        counts: dict[int, int] = {}
+        for term in _TERM.findall(sentence.lower()):
+            if term not in ENGLISH_STOP_WORDS:
+                column = vocabulary.setdefault(term, len(vocabulary))
+                counts[column] = counts.get(column, 0) + 1
+        indices.extend(counts)
+        data.extend(1.0 + math.log(count) for count in counts.values())
+        indptr.append(len(indices))
+    if not vocabulary:
+        return None
+    n = len(sentences)
+    idf = np.log((1.0 + n) / (1.0 + np.bincount(indices, minlength=len(vocabulary)))) + 1.0
+    values = np.asarray(data) * idf[indices]
+    matrix = sparse.csr_matrix((values, indices, indptr), shape=(n, len(vocabulary)))
+    norms = np.sqrt(np.asarray(matrix.multiply(matrix).sum(axis=1)).ravel())
+    return sparse.csr_matrix(sparse.diags(np.divide(1.0, norms, out=np.zeros(n), where=norms > 0)) @ matrix)
+
+
+def _pagerank(matrix: sparse.csr_matrix) -> np.ndarray:
+    """Personalised PageRank on S = X X^T - I by power iteration; S is built only when it is small."""
+    n = matrix.shape[0]
+    row_norms = np.asarray(matrix.multiply(matrix).sum(axis=1)).ravel()
+    if n <= _DENSE_LIMIT:
+        dense = (matrix @ matrix.T).toarray()
+        np.fill_diagonal(dense, 0.0)
+
+        def spread(x: np.ndarray) -> np.ndarray:
+            return dense @ x
+
+    else:
+        transposed = matrix.T.tocsr()
+
+        def spread(x: np.ndarray) -> np.ndarray:
+            return matrix @ (transposed @ x) - row_norms * x
+
+    degree = spread(np.ones(n))
+    degree[degree < 1e-12] = 0.0
+    dangling = degree == 0.0
+    inverse = np.divide(1.0, degree, out=np.zeros(n), where=~dangling)
+    # Lead bias: random jumps favour early sentences (1 / position), where documents state their topic.
+    teleport = 1.0 / np.arange(1, n + 1)
+    teleport /= teleport.sum()
+    scores = teleport.copy()
+    for _ in range(_MAX_ITERATIONS):
+        updated = _DAMPING * (spread(scores * inverse) + scores[dangling].sum() * teleport)
+        updated += (1.0 - _DAMPING) * teleport
+        if np.abs(updated - scores).sum() < _TOLERANCE:
+            return updated
+        scores = updated
+    return scores
+
+
+def _select(
+    ranked: list[int], matrix: sparse.csr_matrix, lengths: list[int], max_sentences: int, max_chars: int
+) -> list[int]:
+    """Take sentences in rank order while they fit the budget and do not repeat a chosen one."""
+    window = ranked[: _SCAN_FACTOR * max_sentences]
+    rows = matrix[window]
+    similar = (rows @ rows.T).toarray()
+    chosen: list[int] = []
+    used = 0
+    for position, j in enumerate(window):
+        cost = lengths[j] + (1 if chosen else 0)
+        if used + cost > max_chars:
+            continue
+        if chosen and similar[position, chosen].max() > _NEAR_DUPLICATE:
+            continue
+        chosen.append(position)
+        used += cost
+        if len(chosen) == max_sentences:
+            break
+    return [window[position] for position in chosen]
+
+
+def _fit_in_order(sentences: list[str], indices: list[int], max_chars: int) -> str:
+    """Sentences in document order, dropping those that would overflow ``max_chars``."""
+    kept: list[str] = []
+    used = 0
+    for i in indices:
+        cost = len(sentences[i]) + (1 if kept else 0)
+        if used + cost <= max_chars:
+            kept.append(sentences[i])
+            used += cost
+    return " ".join(kept) if kept else _truncate(sentences[indices[0]], max_chars)
+
+
+def _truncate(sentence: str, max_chars: int) -> str:
+    """Cut one over-long sentence at a word boundary, marking the cut with an ellipsis."""
+    if len(sentence) <= max_chars:
+        return sentence
+    if max_chars < 2:
+        return sentence[:max_chars]
+    cut = sentence[: max(max_chars - 1, 0)]
+    space = cut.rfind(" ")
+    if space > max_chars // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:") + "\u2026"

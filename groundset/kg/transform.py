@@ -1,0 +1,188 @@
+"""The transform interface and the runner that applies a chain of transforms to a graph.
+
+A transform has one job: ``select`` the nodes that still need it, and ``apply`` itself to
+them. Selecting by "still needs it" makes every stage safe on nodes a previous stage skipped
+or failed, and makes a rerun only do what is missing.
+"""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from ..core.aio import run_sync
+from ..core.engine import CallEngine, get_engine
+from ..core.errors import GroundsetError, OfflineUnsupported
+from ..core.models import resolve_embeddings, resolve_llm
+from ..core.usage import StageUsage, track
+from .graph import KnowledgeGraph
+
+
+class TransformError(GroundsetError):
+    """A stage failed on every node it had to process (e.g. the model endpoint is down)."""
+
+
+@dataclass
+class BuildContext:
+    """What every transform may use: the models, the call engine and a progress sink."""
+
+    llm: Any
+    embeddings: Any
+    engine: CallEngine
+    progress: Progress
+
+
+@dataclass
+class StageReport:
+    name: str
+    stage: str
+    selected: int
+    done: int = 0
+    failures: list[tuple[str, str]] = field(default_factory=list)
+    seconds: float = 0.0
+    usage: StageUsage = field(default_factory=StageUsage)
+
+
+@dataclass
+class BuildReport:
+    stages: list[StageReport] = field(default_factory=list)
+
+    def total_usage(self) -> StageUsage:
+        total = StageUsage()
+        for stage in self.stages:
+            total.add(stage.usage)
+        return total
+
+    @property
+    def failures(self) -> list[tuple[str, str, str]]:
+        return [(s.name, node, error) for s in self.stages for node, error in s.failures]
+
+
+class Transform(ABC):
+    """One step of a graph build. Subclasses set ``stage`` (the usage label) and implement two methods."""
+
+    stage: ClassVar[str]
+    name: str = "transform"  # a short label for progress bars and reports
+
+    @abstractmethod
+    def select(self, kg: KnowledgeGraph) -> list[str]:
+        """The nodes this transform still has to process (may be empty)."""
+
+    @abstractmethod
+    async def apply(self, kg: KnowledgeGraph, nodes: Sequence[str], ctx: BuildContext) -> StageReport:
+        """Process ``nodes``; record per-node failures in the report instead of raising."""
+
+    def report(self, nodes: Sequence[str]) -> StageReport:
+        return StageReport(self.name, self.stage, selected=len(nodes))
+
+    def __repr__(self) -> str:
+        return f"{self.name}()"
+
+
+async def each_node(
+    nodes: Sequence[str],
+    work: Callable[[str], Awaitable[None]],
+    report: StageReport,
+    ctx: BuildContext,
+) -> StageReport:
+    """Run ``work`` on every node concurrently (the engine bounds the requests), keeping failures per node."""
+    import asyncio
+
+    with ctx.progress.stage(report.name, len(nodes)) as advance:
+
+        async def one(node: str) -> None:
+            try:
+                await work(node)
+            except OfflineUnsupported:
+                raise
+            except Exception as exc:  # noqa: BLE001 - one node's failure must not stop the build
+                report.failures.append((node, f"{type(exc).__name__}: {exc}"))
+            else:
+                report.done += 1
+            advance()
+
+        await asyncio.gather(*(one(node) for node in nodes))
+    return report
+
+
+class Progress:
+    """Progress bars per stage on stderr (rich), or nothing when disabled."""
+
+    def __init__(self, enabled: bool) -> None:
+        self._bar: Any = None
+        if enabled:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+            from rich.progress import Progress as RichProgress
+
+            self._bar = RichProgress(
+                TextColumn("{task.description:<22}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=Console(stderr=True),
+                transient=False,
+            )
+
+    @contextmanager
+    def stage(self, name: str, total: int) -> Iterator[Callable[[], None]]:
+        if self._bar is None:
+            yield lambda: None
+            return
+        task = self._bar.add_task(name, total=max(total, 1))
+        try:
+            yield lambda: self._bar.advance(task)
+        finally:
+            self._bar.update(task, completed=max(total, 1))
+
+    def __enter__(self) -> Progress:
+        if self._bar is not None:
+            self._bar.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+
+async def aapply_transforms(
+    kg: KnowledgeGraph,
+    transforms: Sequence[Transform],
+    *,
+    llm: Any = None,
+    embeddings: Any = None,
+    engine: CallEngine | None = None,
+    show_progress: bool = False,
+) -> BuildReport:
+    """Apply ``transforms`` in order; returns what each stage did, failed and used."""
+    ctx = BuildContext(
+        llm=resolve_llm(llm).model,
+        embeddings=resolve_embeddings(embeddings).model,
+        engine=engine or get_engine(),
+        progress=Progress(show_progress),
+    )
+    report = BuildReport()
+    with ctx.progress:
+        for transform in transforms:
+            nodes = transform.select(kg)
+            start = time.perf_counter()
+            with track() as usage:
+                stage_report = await transform.apply(kg, nodes, ctx)
+            stage_report.seconds = time.perf_counter() - start
+            stage_report.usage = usage[transform.stage]
+            report.stages.append(stage_report)
+            if nodes and stage_report.done == 0 and stage_report.failures:
+                node, error = stage_report.failures[0]
+                raise TransformError(
+                    f"{transform.name} failed on all {len(nodes)} nodes, e.g. {node}: {error}"
+                )
+    return report
+
+
+def apply_transforms(kg: KnowledgeGraph, transforms: Sequence[Transform], **options: Any) -> BuildReport:
+    """The sync twin of ``aapply_transforms`` (works inside a running event loop too)."""
+    return run_sync(aapply_transforms(kg, transforms, **options))

@@ -1,0 +1,168 @@
+"""Building graphs end to end: offline on the real corpus, through the stub server, on messy input."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from groundset.cli import main
+from groundset.core import CallEngine, RetryPolicy
+from groundset.kg import EdgeKind, KnowledgeGraph, NodeKind, build_knowledge_graph
+from groundset.kg.extractors import is_long
+
+from .corpora import MESSY, PROMETHEUS_DOCS
+from .openai_stub import Reply
+
+SUBSET = ["concepts/*.md", "introduction/overview.md", "practices/naming.md"]
+
+
+def multi_hop_pairs(kg: KnowledgeGraph) -> int:
+    """Chunk pairs from different documents joined by a similar or overlap edge."""
+    kinds = (EdgeKind.SIMILAR, EdgeKind.ENTITY_OVERLAP, EdgeKind.THEME_OVERLAP)
+    return sum(
+        1 for kind in kinds for s, t, _, _ in kg.edges(kind) if kg.get(s)["document"] != kg.get(t)["document"]
+    )
+
+
+@pytest.fixture(scope="module")
+def offline_build(tmp_path_factory):
+    engine = CallEngine(cache=tmp_path_factory.mktemp("cache"))
+    return build_knowledge_graph(PROMETHEUS_DOCS, engine=engine)
+
+
+@pytest.mark.slow
+def test_offline_build_of_the_real_corpus(offline_build, tmp_path):
+    kg, report = offline_build.kg, offline_build.report
+    documents, chunks = kg.nodes(NodeKind.DOCUMENT), kg.nodes(NodeKind.CHUNK)
+    # 71 pages, of which 13 section index pages hold only front matter and are skipped
+    assert len(documents) == 58 and len(chunks) > 300
+    assert len(offline_build.load.report.skipped) == 13
+    for chunk in chunks:
+        data = kg.get(chunk)
+        assert data["embedding"] is not None and data["embedding"].shape == (1024,)
+        assert data["entities"] and data["keyphrases"], chunk
+    long_docs = [d for d in documents if is_long(kg.get(d))]
+    assert len(long_docs) > 40
+    for doc in long_docs:
+        assert kg.get(doc)["summary"] and kg.get(doc)["themes"], kg.get(doc)["source"]
+        assert kg.get(doc)["summary_embedding"] is not None
+    stats = kg.stats()["edges"]
+    assert stats["similar"] > 0 and stats["entity_overlap"] > 0 and stats["theme_overlap"] > 0
+    assert stats["child"] == len(chunks) and stats["next"] == len(chunks) - len(documents)
+    assert multi_hop_pairs(kg) > 0
+    assert report.total_usage().calls == 0 and not report.failures
+    kg.save(tmp_path / "kg")
+    assert KnowledgeGraph.load(tmp_path / "kg").fingerprint() == kg.fingerprint()
+
+
+def test_offline_build_is_deterministic(tmp_path):
+    one = build_knowledge_graph(PROMETHEUS_DOCS, include=SUBSET, engine=CallEngine(cache=False)).kg
+    two = build_knowledge_graph(PROMETHEUS_DOCS, include=SUBSET, engine=CallEngine(cache=False)).kg
+    assert one.fingerprint() == two.fingerprint()
+    chunk = one.nodes(NodeKind.CHUNK)[3]
+    assert one.get(chunk)["entities"] == two.get(chunk)["entities"]
+
+
+def _stub_models(stub):
+    from langchain_openai import ChatOpenAI, OpenAIEmbeddings
+
+    llm = ChatOpenAI(base_url=stub.base_url, api_key="sk-test-kg", model="stub-model", max_retries=0)
+    emb = OpenAIEmbeddings(
+        base_url=stub.base_url,
+        api_key="sk-test-kg",
+        model="stub-embed",
+        check_embedding_ctx_length=False,
+        max_retries=0,
+    )
+    return llm, emb
+
+
+def test_stub_build_calls_per_stage_match_the_nodes_that_needed_them(stub, tmp_path):
+    llm, emb = _stub_models(stub)
+    engine = CallEngine(cache=tmp_path / "cache")
+    first = build_knowledge_graph(PROMETHEUS_DOCS, include=SUBSET, llm=llm, embeddings=emb, engine=engine)
+    kg, stages = first.kg, {s.stage: s for s in first.report.stages}
+    chunks, documents = kg.nodes(NodeKind.CHUNK), kg.nodes(NodeKind.DOCUMENT)
+    long_docs = [d for d in documents if is_long(kg.get(d))]
+    assert stages["kg.headlines"].usage.calls == 0  # markdown pages: headlines from their structure
+    assert stages["kg.summary"].usage.calls == stages["kg.summary"].selected == len(long_docs) > 0
+    assert stages["kg.chunk_facts"].usage.calls == stages["kg.chunk_facts"].selected == len(chunks)
+    embed = stages["kg.embed.chunk.text"]
+    assert embed.selected == len(chunks) and embed.usage.calls == -(
+        -len(chunks) // engine.embedding_batch_size
+    )
+    chat_requests = len(stub.chat_requests)
+    assert chat_requests == len(long_docs) + len(chunks)
+    assert chat_requests / len(chunks) <= 1.5
+    assert all(kg.get(c)["entities"] and kg.get(c)["embedding"].shape == (64,) for c in chunks)
+    assert all(kg.get(d)["summary"] for d in long_docs)
+
+    before = len(stub.requests)
+    again = build_knowledge_graph(
+        PROMETHEUS_DOCS, include=SUBSET, llm=llm, embeddings=emb, engine=CallEngine(cache=tmp_path / "cache")
+    )
+    assert len(stub.requests) == before and again.report.total_usage().calls == 0
+    assert again.kg.fingerprint() == kg.fingerprint()
+
+
+def test_failed_nodes_are_reported_and_later_stages_still_run(stub, tmp_path):
+    llm, emb = _stub_models(stub)
+
+    def flaky(body):  # chunk-fact requests about histograms are refused
+        system, text = body["messages"][0]["content"], body["messages"][-1]["content"]
+        refused = "Extract (1) entities" in system and "histogram" in text.lower()
+        return Reply.error(400, message="rejected") if refused else None
+
+    stub.on_chat(flaky)
+    engine = CallEngine(cache=False, retry=RetryPolicy(max_retries=0))
+    result = build_knowledge_graph(PROMETHEUS_DOCS, include=SUBSET, llm=llm, embeddings=emb, engine=engine)
+    facts = next(s for s in result.report.stages if s.stage == "kg.chunk_facts")
+    assert facts.failures and facts.done and facts.done + len(facts.failures) == facts.selected
+    kg = result.kg
+    missing = [c for c in kg.nodes(NodeKind.CHUNK) if "entities" not in kg.get(c)]
+    assert len(missing) == len(facts.failures)
+    assert all(kg.get(c).get("embedding") is not None for c in kg.nodes(NodeKind.CHUNK))
+    assert "HTTP 400" in facts.failures[0][1]
+
+
+def test_messy_corpus_builds_and_cli_lists_bad_files(tmp_path, capsys):
+    code = main(["kg", "build", str(MESSY), "--out", str(tmp_path / "kg"), "--no-cache", "--quiet"])
+    printed = capsys.readouterr().out
+    assert code == 0, printed
+    for name in (
+        "empty.md",
+        "whitespace_only.md",
+        "binary_renamed.md",
+        "invalid_utf8.md",
+        "frontmatter_only.md",
+        "data_model_copy.md",
+    ):
+        assert name in printed, name
+    kg = KnowledgeGraph.load(tmp_path / "kg")
+    sources = {kg.get(d)["source"] for d in kg.nodes(NodeKind.DOCUMENT)}
+    assert "good/concepts/metric_types.md" in sources and "empty.md" not in sources
+    data_model = [d for d in kg.nodes(NodeKind.DOCUMENT) if kg.get(d)["title"].lower() == "data model"]
+    assert len(data_model) == 1  # four identical copies, one document
+    assert all(kg.get(c)["text"].strip() for c in kg.nodes(NodeKind.CHUNK))
+    assert main(["kg", "show", str(tmp_path / "kg")]) == 0
+    shown = capsys.readouterr().out
+    assert "top entities" in shown and "entity_overlap" in shown and "sample chunk" in shown
+
+
+def test_cli_build_errors(tmp_path, capsys):
+    assert main(["kg", "build", str(tmp_path / "nope"), "--out", str(tmp_path / "kg")]) == 1
+    assert "not found" in capsys.readouterr().err
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "notes.pdf").write_bytes(b"%PDF-1.4")
+    assert main(["kg", "build", str(empty), "--out", str(tmp_path / "kg"), "--quiet"]) == 2
+    assert not (tmp_path / "kg").exists()
+    assert main(["kg", "show", str(empty)]) == 1
+
+
+def test_single_small_document_builds(tmp_path):
+    doc = tmp_path / "one.md"
+    shutil.copy(PROMETHEUS_DOCS / "introduction" / "overview.md", doc)
+    result = build_knowledge_graph(doc, engine=CallEngine(cache=False))
+    assert len(result.kg.nodes(NodeKind.DOCUMENT)) == 1 and result.kg.nodes(NodeKind.CHUNK)

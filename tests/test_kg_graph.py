@@ -1,0 +1,179 @@
+"""KnowledgeGraph API, persistence round trip, GraphML, headings and splitters."""
+
+from __future__ import annotations
+
+import json
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from groundset.core import ConfigError
+from groundset.kg.graph import EdgeKind, KnowledgeGraph, NodeKind
+from groundset.kg.headings import markdown_headings, rst_headings
+from groundset.kg.splitters import ChunkSplitter, HeadlineSplitter, count_tokens
+
+
+def small_graph() -> KnowledgeGraph:
+    kg = KnowledgeGraph()
+    a = kg.add_document("# A\nalpha text", source="a.md", title="A", headlines=["A"])
+    b = kg.add_document("beta text", source="b.md", title="B")
+    c1 = kg.add_chunk(a, "alpha text", position=0, section="A", entities=["Alpha", "Gamma"], score=0.1 + 0.2)
+    c2 = kg.add_chunk(a, "more alpha", position=1, keyphrases=["more"], nested={"k": [1, 2.5, None]})
+    c3 = kg.add_chunk(b, "beta text", position=0, entities=["Gamma"])
+    kg.add_edge(c1, c2, EdgeKind.NEXT)
+    kg.add_edge(c3, c1, EdgeKind.ENTITY_OVERLAP, score=0.5, shared=["Gamma"])
+    kg.add_edge(c2, c3, EdgeKind.SIMILAR, score=0.812345)
+    rng = np.random.default_rng(7)
+    for node in (c1, c2, c3):
+        kg.set(node, embedding=rng.standard_normal(8).astype(np.float32))
+    kg.set(a, summary="about alpha", summary_embedding=rng.standard_normal(8).astype(np.float32))
+    return kg
+
+
+def test_ids_are_content_addressed_and_stable():
+    one, two = small_graph(), small_graph()
+    assert one.nodes() == two.nodes() and one.fingerprint() == two.fingerprint()
+    other = KnowledgeGraph()
+    doc = other.add_document("# A\nalpha text!", source="a.md")
+    assert doc not in one
+
+
+def test_api_kinds_neighbours_and_symmetric_edges():
+    kg = small_graph()
+    docs, chunks = kg.nodes(NodeKind.DOCUMENT), kg.nodes(NodeKind.CHUNK)
+    assert len(docs) == 2 and len(chunks) == 3
+    c1, c2, c3 = chunks
+    assert kg.chunks_of(docs[0]) == [c1, c2]
+    assert kg.neighbours(c1, EdgeKind.ENTITY_OVERLAP) == [c3] and kg.neighbours(
+        c3, EdgeKind.ENTITY_OVERLAP
+    ) == [c1]
+    assert kg.neighbours(c1, EdgeKind.NEXT) == [c2] and kg.neighbours(c2, EdgeKind.NEXT) == []
+    assert kg.edge(c1, c3, "entity_overlap")["shared"] == ["Gamma"]
+    assert kg.edge(c3, c1, "entity_overlap")["symmetric"] is True
+    kg.add_edge(c1, c3, EdgeKind.ENTITY_OVERLAP, score=0.7, shared=["Gamma"])  # update, not a second edge
+    assert sum(1 for _ in kg.edges(EdgeKind.ENTITY_OVERLAP)) == 1
+    stats = kg.stats()
+    assert stats["nodes"] == {"chunk": 3, "document": 2}
+    assert stats["edges"]["child"] == 3 and stats["edges"]["similar"] == 1
+    assert stats["properties"]["chunk"]["embedding"] == 3
+    sub = kg.subgraph([c1, c3])
+    assert len(sub) == 2 and sum(1 for _ in sub.edges()) == 1 and len(kg) == 5
+    assert kg.remove_edges(EdgeKind.SIMILAR) == 1
+    with pytest.raises(KeyError, match="no node"):
+        kg.add_edge(c1, "chunk-missing", EdgeKind.NEXT)
+    with pytest.raises(ValueError):
+        kg.add_edge(c1, c2, "friendship")
+
+
+def test_save_load_round_trip_is_exact(tmp_path):
+    kg = small_graph()
+    kg.save(tmp_path / "kg")
+    back = KnowledgeGraph.load(tmp_path / "kg")
+    assert back.nodes() == kg.nodes()
+    for node in kg.nodes():
+        a, b = kg.get(node), back.get(node)
+        assert a.keys() == b.keys()
+        for key, value in a.items():
+            if isinstance(value, np.ndarray):
+                assert b[key].dtype == np.float32 and np.array_equal(b[key], value)
+            else:
+                assert b[key] == value and type(b[key]) is type(value), key
+    assert sorted((s, t, k, json.dumps(d, sort_keys=True)) for s, t, k, d in kg.edges()) == sorted(
+        (s, t, k, json.dumps(d, sort_keys=True)) for s, t, k, d in back.edges()
+    )
+    assert back.fingerprint() == kg.fingerprint()
+    back.save(tmp_path / "kg")  # overwrite in place, atomically
+    assert KnowledgeGraph.load(tmp_path / "kg").fingerprint() == kg.fingerprint()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+def test_load_errors_are_clear(tmp_path):
+    with pytest.raises(ConfigError, match="not a groundset knowledge graph"):
+        KnowledgeGraph.load(tmp_path)
+    (tmp_path / "graph.json").write_text('{"format": "other"}')
+    with pytest.raises(ConfigError, match="rebuild it"):
+        KnowledgeGraph.load(tmp_path)
+
+
+def test_graphml_export(tmp_path):
+    kg = small_graph()
+    kg.to_graphml(tmp_path / "kg.graphml")
+    read = nx.read_graphml(tmp_path / "kg.graphml")
+    assert read.number_of_nodes() == 5 and read.number_of_edges() == 6
+    some_chunk = kg.nodes(NodeKind.CHUNK)[0]
+    assert json.loads(read.nodes[some_chunk]["entities"]) == ["Alpha", "Gamma"]
+    assert "embedding" not in read.nodes[some_chunk]
+
+
+def test_markdown_headings_follow_commonmark():
+    text = "\n".join(
+        [
+            "# Title",
+            "text",
+            "####### seven hashes",
+            "#NoSpace",
+            "  ## Indented two",
+            "    # code",
+            "Setext one",
+            "==========",
+            "Setext two",
+            "----------",
+            "```",
+            "# not a heading",
+            "```",
+            "## Closing ##",
+            "### `code` and [link](http://x)",
+        ]
+    )
+    found = [(h.level, h.title) for h in markdown_headings(text)]
+    assert found == [
+        (1, "Title"),
+        (2, "Indented two"),
+        (1, "Setext one"),
+        (2, "Setext two"),
+        (2, "Closing"),
+        (3, "code and link"),
+    ]
+
+
+def test_rst_headings():
+    text = "=====\nTitle\n=====\n\nIntro\n\nSection\n-------\n\nBody\n\nSub\n~~~\n"
+    assert [(h.level, h.title) for h in rst_headings(text)] == [(1, "Title"), (2, "Section"), (3, "Sub")]
+
+
+def _doc(text: str, fmt: str = "markdown", **extra) -> dict:
+    return {"text": text, "format": fmt, **extra}
+
+
+def test_headline_splitter_sections_carry_their_path():
+    body = " ".join(["word"] * 40)
+    text = f"# Guide\n{body}\n## Install\n{body}\n### On Linux\n{body}\n## Tiny\nshort\n## Use\n{body}"
+    pieces = HeadlineSplitter(chunk_size=400, chunk_overlap=0).split(_doc(text))
+    assert [p for p, _ in pieces] == ["Guide", "Guide > Install", "Guide > Install > On Linux", "Guide > Use"]
+    assert pieces[3][1].startswith("## Tiny\nshort")  # a near-empty section travels with the next one
+
+
+def test_headline_splitter_uses_llm_headlines_when_there_is_no_structure():
+    body = " ".join(["text"] * 30)
+    text = f"Overview\n{body}\nDetails\n{body}"
+    pieces = HeadlineSplitter(chunk_size=400, chunk_overlap=0).split(
+        _doc(text, "text", headlines=["Details"])
+    )
+    assert [p for p, _ in pieces] == ["", "Details"]
+
+
+def test_chunks_are_size_bounded_even_on_one_huge_line():
+    line = ". ".join(f"sentence number {i} says something" for i in range(20_000))
+    splitter = ChunkSplitter(chunk_size=128, chunk_overlap=16)
+    pieces = splitter.split(_doc(line, "text"))
+    assert len(pieces) > 100
+    assert max(count_tokens(t) for _, t in pieces) <= 128
+    by_chars = ChunkSplitter(chunk_size=500, chunk_overlap=50, unit="chars").split(_doc(line, "text"))
+    assert max(len(t) for _, t in by_chars) <= 500
+
+
+def test_splitter_drops_wordless_chunks_and_checks_settings():
+    assert ChunkSplitter().split(_doc("---\n\n***\n")) == []
+    with pytest.raises(ValueError, match="chunk_overlap"):
+        ChunkSplitter(chunk_size=100, chunk_overlap=100)
