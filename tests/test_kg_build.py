@@ -166,3 +166,27 @@ def test_single_small_document_builds(tmp_path):
     shutil.copy(PROMETHEUS_DOCS / "introduction" / "overview.md", doc)
     result = build_knowledge_graph(doc, engine=CallEngine(cache=False))
     assert len(result.kg.nodes(NodeKind.DOCUMENT)) == 1 and result.kg.nodes(NodeKind.CHUNK)
+
+
+def test_headlines_are_asked_of_the_llm_only_for_long_documents_without_structure(stub, tmp_path):
+    llm, emb = _stub_models(stub)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    prose = " ".join(f"Sentence {i} explains how the scraper handles target number {i}." for i in range(80))
+    (docs / "plain.txt").write_text("Scraping\n" + prose + "\nStorage\n" + prose)
+    shutil.copy(PROMETHEUS_DOCS / "concepts" / "data_model.md", docs / "data_model.md")
+    (docs / "short.txt").write_text("A short note about alerting rules and their labels.")
+    stub.on_chat(
+        lambda body: (
+            Reply.json({"headlines": ["Storage"]})
+            if "formatted headings" in body["messages"][0]["content"]
+            else None
+        )
+    )
+    result = build_knowledge_graph(docs, llm=llm, embeddings=emb, engine=CallEngine(cache=False))
+    headlines = next(s for s in result.report.stages if s.stage == "kg.headlines")
+    assert headlines.selected == 3 and headlines.usage.calls == 1
+    kg = result.kg
+    plain = next(d for d in kg.nodes(NodeKind.DOCUMENT) if kg.get(d)["source"] == "plain.txt")
+    assert kg.get(plain)["headlines"] == ["Storage"]
+    assert {kg.get(c)["section"] for c in kg.chunks_of(plain)} == {"", "Storage"}

@@ -71,6 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point: one clear line and a non-zero exit on error; a traceback only with --debug."""
     args = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args
+    _configure_logging(debug)
     command = typer.main.get_command(app)
     try:
         command.main(args=args, prog_name="groundset", standalone_mode=False)
@@ -91,6 +92,17 @@ def main(argv: list[str] | None = None) -> int:
             err.print("run again with --debug for the full traceback", style="dim")
         return 1
     return 0
+
+
+def _configure_logging(debug: bool) -> None:
+    """--debug: everything at DEBUG. Otherwise the loader's per-file warnings stay quiet: the
+    command's own summary lists every skipped or repaired file once."""
+    import logging
+
+    if debug:
+        logging.basicConfig(level=logging.DEBUG, format="%(levelname)s %(name)s: %(message)s")
+        return
+    logging.getLogger("groundset.kg.loader").setLevel(logging.ERROR)
 
 
 def run() -> None:

@@ -157,8 +157,7 @@ class EmbeddingExtractor(Transform):
 
     @property
     def name(self) -> str:
-        what = f"{self.kind.value}s" if self.source == "text" else f"{self.kind.value} {self.source}s"
-        return f"embed {what}"
+        return f"embed {self.kind.value} {self.source}"
 
     def select(self, kg: KnowledgeGraph) -> list[str]:
         return [

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
 
-from .sentences import plain_text
+from .sentences import word_set, plain_text
 
 __all__ = ["PhraseModel"]
 
@@ -32,29 +32,25 @@ _MIN_THEME_CORPUS = 3
 _TOKEN = re.compile(r"([A-Za-z][A-Za-z0-9]*(?:[._'\u2019-][A-Za-z0-9]+)*)|[0-9][\w.]*|[^\sA-Za-z0-9]|\n")
 
 
-def _word_set(words: str) -> frozenset[str]:
-    return frozenset(words.split())
-
-
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019-]*")
 # A word right after one of these is probably a verb ("you can expose", "it contains").
-_VERB_CONTEXT = _word_set(
+_VERB_CONTEXT = word_set(
     "can cannot could will would shall should may might must we you they i it he she which who "
     "also not don't doesn't didn't won't please to"
 )
 _VERB_MIN_COUNT = 3
 _VERB_MIN_SHARE = 0.35
 # Words ending in -ly are adverbs ("basically", "directly") except these nouns and adjectives.
-_LY_NOUNS = _word_set(
+_LY_NOUNS = word_set(
     "family assembly anomaly supply reply apply multiply monopoly italy july daily weekly monthly "
     "hourly yearly nightly early friendly"
 )
-_PARTICIPLES = _word_set(
+_PARTICIPLES = word_set(
     "sent spent taken given shown written seen known built found chosen broken hidden made kept held "
     "left lost brought thought meant got gotten begun become gone"
 )
 
-_STOP_WORDS = _word_set(
+_STOP_WORDS = word_set(
     """
     a about above across after afterwards again against all almost alone along already also although
     always am among an and another any anybody anyhow anyone anything anyway anywhere are aren't around
@@ -85,7 +81,7 @@ _STOP_WORDS = _word_set(
     """
 )
 # Plural folding would merge these with unrelated words.
-_NO_FOLD = _word_set(
+_NO_FOLD = word_set(
     "series status alias bus process access class analysis basis canvas https kubernetes redis "
     "always perhaps across less unless this thus has was does its yes chaos news lens gas plus"
 )

@@ -48,20 +48,20 @@ _SPACES = re.compile(r"[ \t\u00a0]+")
 _PLACEHOLDER = re.compile("\x00(\\d+)\x00")
 
 
-def _word_set(words: str) -> frozenset[str]:
+def word_set(words: str) -> frozenset[str]:
     return frozenset(words.split())
 
 
 # A boundary candidate: terminal punctuation, optional closing quotes/brackets, then whitespace.
 _BOUNDARY = re.compile(r"[.!?]+[\"'\u2019\u201d)\]]*\s+")
 # Never sentence ends, whatever follows ("e.g. Grafana", "vs. Graphite").
-_ABBREVIATIONS = _word_set(
+_ABBREVIATIONS = word_set(
     "e.g. i.e. eg. ie. vs. v. cf. approx. incl. esp. viz. resp. al. fig. figs. no. nos. nr. "
     "mr. mrs. ms. dr. prof. st. jr. sr. ca. inc. ltd. co. corp. dept. est. ver. sec. ref. refs. "
     "eq. ex. pp. vol. p."
 )
 # Sentence ends only when the next word is capitalised ("..., etc. Then" vs "etc. and").
-_SOFT_ABBREVIATIONS = _word_set("etc. min. max. e.t.c.")
+_SOFT_ABBREVIATIONS = word_set("etc. min. max. e.t.c.")
 _MAX_TOKEN = 40
 _OPENING_CHARS = "\"'(\u2018\u201c[`*_"
 
