@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
 
-from .sentences import word_set, plain_text
+from .sentences import plain_text, word_set
 
 __all__ = ["PhraseModel"]
 
