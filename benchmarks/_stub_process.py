@@ -11,13 +11,17 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @contextmanager
-def stub_process(latency: float = 0.0):
-    """Yield the base URL of a stub server started in a subprocess with the given latency."""
-    proc = subprocess.Popen(
-        [sys.executable, str(ROOT / "tests" / "openai_stub.py"), "--port", "0", "--latency", str(latency)],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+def stub_process(latency: float = 0.0, *, scripted: bool = False):
+    """Yield the base URL of a stub server started in a subprocess with the given latency.
+
+    ``scripted``: answer groundset's prompts plausibly (tests/scripted_model.py) instead of with
+    bare schema-valid instances, so whole pipelines run through it.
+    """
+    stub = str(ROOT / "tests" / "openai_stub.py")
+    command = [sys.executable, stub, "--port", "0", "--latency", str(latency)]
+    if scripted:
+        command = [sys.executable, "-m", "benchmarks._scripted_stub", "--latency", str(latency)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=ROOT)
     try:
         line = proc.stdout.readline().strip()
         if not line.startswith("STUB_URL="):

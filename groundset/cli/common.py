@@ -10,7 +10,7 @@ from rich.console import Console
 
 from ..core import CallEngine, StageUsage
 
-out = Console()
+out = Console(soft_wrap=True)
 err = Console(stderr=True)
 
 LlmOption = Annotated[

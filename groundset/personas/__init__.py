@@ -1,1 +1,19 @@
 """Persona model, generation from the graph, loading from files."""
+
+from .generate import Cluster, acluster_documents, agenerate_personas, generate_personas
+from .io import load_personas, merge_personas, save_personas
+from .model import Persona
+from .prompts import PersonaInput, PersonaPrompt
+
+__all__ = [
+    "Cluster",
+    "Persona",
+    "PersonaInput",
+    "PersonaPrompt",
+    "acluster_documents",
+    "agenerate_personas",
+    "generate_personas",
+    "load_personas",
+    "merge_personas",
+    "save_personas",
+]

@@ -1,1 +1,25 @@
-"""Scenarios, single-hop and multi-hop synthesizers, TestsetGenerator."""
+"""Scenarios, single-hop and multi-hop synthesizers, the quality gate and TestsetGenerator."""
+
+from .base import Synthesizer
+from .generator import TestsetGenerator, parse_distribution
+from .multi_hop import MultiHopAbstractQuerySynthesizer, MultiHopSpecificQuerySynthesizer
+from .quality import QualityGate
+from .scenarios import PersonaPool, QueryMix, Scenario, largest_remainder
+from .single_hop import SingleHopSpecificQuerySynthesizer
+from .testset import Testset, TestsetSample
+
+__all__ = [
+    "MultiHopAbstractQuerySynthesizer",
+    "MultiHopSpecificQuerySynthesizer",
+    "PersonaPool",
+    "QualityGate",
+    "QueryMix",
+    "Scenario",
+    "SingleHopSpecificQuerySynthesizer",
+    "Synthesizer",
+    "Testset",
+    "TestsetGenerator",
+    "TestsetSample",
+    "largest_remainder",
+    "parse_distribution",
+]

@@ -1,0 +1,133 @@
+"""`groundset generate` and `groundset personas`."""
+
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from .common import (
+    CacheOption,
+    ConcurrencyOption,
+    EmbeddingsOption,
+    LlmOption,
+    NoCacheOption,
+    QuietOption,
+    TimeoutOption,
+    make_engine,
+    out,
+    usage_line,
+)
+
+
+def generate(
+    docs: Annotated[
+        Path | None, typer.Argument(help="Docs folder to build the graph from (or use --kg).")
+    ] = None,
+    kg_dir: Annotated[
+        Path | None, typer.Option("--kg", help="Use a graph saved by `groundset kg build`.")
+    ] = None,
+    size: Annotated[int, typer.Option("-n", "--size", min=1, help="Number of samples to generate.")] = 50,
+    out_file: Annotated[Path, typer.Option("--out", "-o", help="Test set file (.jsonl, or .csv).")] = Path(
+        "testset.jsonl"
+    ),
+    distribution: Annotated[
+        str | None,
+        typer.Option(
+            help="Weights per synthesizer, e.g. single=0.5,multi_abstract=0.25,multi_specific=0.25."
+        ),
+    ] = None,
+    personas_file: Annotated[Path | None, typer.Option("--personas", help="Personas (JSON or YAML).")] = None,
+    seed: Annotated[int, typer.Option(help="Random seed: same inputs and seed, same test set.")] = 0,
+    save_kg: Annotated[
+        Path | None, typer.Option("--save-kg", help="Also save the graph built from DOCS.")
+    ] = None,
+    llm: LlmOption = None,
+    embeddings: EmbeddingsOption = None,
+    cache: CacheOption = None,
+    no_cache: NoCacheOption = False,
+    max_concurrency: ConcurrencyOption = 16,
+    timeout: TimeoutOption = 120.0,
+    quiet: QuietOption = False,
+) -> None:
+    """Generate a grounded test set from DOCS (or from --kg) and write it to --out."""
+    from ..core import track
+    from ..kg import KnowledgeGraph, build_knowledge_graph
+    from ..personas import load_personas
+    from ..synthesizers import TestsetGenerator, parse_distribution
+
+    if (docs is None) == (kg_dir is None):
+        raise typer.BadParameter("give either DOCS or --kg KG_DIR (exactly one)")
+    weights = parse_distribution(distribution) if distribution else None
+    personas = load_personas(personas_file) if personas_file else None
+    start = time.perf_counter()
+    engine = make_engine(cache, no_cache, max_concurrency, timeout)
+    with track() as usage:
+        if kg_dir is not None:
+            kg = KnowledgeGraph.load(kg_dir)
+        else:
+            built = build_knowledge_graph(
+                docs, llm=llm, embeddings=embeddings, engine=engine, show_progress=not quiet
+            )
+            if not built.load.documents:
+                raise typer.BadParameter(f"no loadable documents in {docs} ({built.load.report.summary()})")
+            out.print(f"documents: {built.load.report.summary()}", highlight=False)
+            kg = built.kg
+            if save_kg:
+                kg.save(save_kg)
+        generator = TestsetGenerator(llm, embeddings, personas, engine=engine)
+        testset = generator.generate(kg, size, weights, seed=seed, show_progress=not quiet)
+    if out_file.suffix.lower() == ".csv":
+        testset.to_csv(out_file)
+    else:
+        testset.to_jsonl(out_file)
+    seconds = time.perf_counter() - start
+    meta = testset.metadata
+    out.print(f"samples: {len(testset)} of {size} requested", highlight=False)
+    for field in ("synthesizer", "style", "length", "persona"):
+        counts = Counter(getattr(s, field) for s in testset)
+        out.print(f"  by {field}: " + ", ".join(f"{k} {v}" for k, v in counts.most_common()), highlight=False)
+    rejected = meta.get("rejections") or {}
+    out.print("rejected: " + (", ".join(f"{k} {v}" for k, v in rejected.items()) or "none"), highlight=False)
+    for note in meta.get("notes", []):
+        out.print(f"note: {note}", highlight=False)
+    total = usage.total()
+    generation = sum(
+        s.calls for name, s in usage.stages.items() if not name.startswith(("kg.", "synth.embed"))
+    )
+    if len(testset):
+        out.print(
+            f"LLM calls for generation (personas, questions, quality gate): {generation} "
+            f"= {generation / len(testset):.2f} per kept sample",
+            highlight=False,
+        )
+    out.print(usage_line(total, seconds), highlight=False)
+    out.print(f"wrote {out_file}", highlight=False)
+
+
+def personas(
+    kg_dir: Annotated[Path, typer.Argument(help="A graph directory written by `groundset kg build`.")],
+    n: Annotated[int, typer.Option("-n", min=1, help="How many personas.")] = 4,
+    out_file: Annotated[Path | None, typer.Option("--out", "-o", help="Save them (JSON or YAML).")] = None,
+    llm: LlmOption = None,
+    embeddings: EmbeddingsOption = None,
+    cache: CacheOption = None,
+    no_cache: NoCacheOption = False,
+) -> None:
+    """Generate personas from a graph's documents and print them."""
+    from ..kg import KnowledgeGraph
+    from ..personas import generate_personas, save_personas
+
+    kg = KnowledgeGraph.load(kg_dir)
+    found = generate_personas(
+        kg, n, llm=llm, embeddings=embeddings, engine=make_engine(cache, no_cache, 16, 120.0)
+    )
+    table = Table("name", "role description")
+    for persona in found:
+        table.add_row(persona.name, persona.role_description)
+    out.print(table)
+    if out_file:
+        save_personas(found, out_file)
+        out.print(f"wrote {out_file}", highlight=False)

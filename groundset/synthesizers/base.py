@@ -1,0 +1,111 @@
+"""What every synthesizer does: find grounded scenarios in the graph, then write one sample per scenario."""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ..core.engine import CallEngine, get_engine
+from ..core.models import describe_model, resolve_llm
+from ..kg.graph import KnowledgeGraph
+from .prompts import QueryInput, QueryPrompt, evidence_groups, task_text
+from .scenarios import PersonaPool, QueryMix, Scenario
+from .testset import TestsetSample
+
+Grounding = tuple[list[str], list[str]]  # (chunk ids, terms): the first term is what the question is about
+
+
+class Synthesizer(ABC):
+    """Subclasses say which chunk groups and terms make a question (``groundings``); the rest is shared."""
+
+    name: ClassVar[str]
+
+    def __init__(
+        self, llm: Any = None, *, engine: CallEngine | None = None, mix: QueryMix | None = None
+    ) -> None:
+        self.llm = resolve_llm(llm).model
+        self.engine = engine
+        self.mix = mix or QueryMix()
+        self.prompt = QueryPrompt()
+
+    @abstractmethod
+    def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
+        """Candidate (chunks, terms) in a random but seed-determined order."""
+
+    def scenarios(
+        self, kg: KnowledgeGraph, n: int, personas: PersonaPool, rng: random.Random
+    ) -> list[Scenario]:
+        """Up to ``n`` scenarios whose term is found in every one of their chunks."""
+        found: list[Scenario] = []
+        for nodes, terms in self.groundings(kg, rng):
+            if len(found) >= n:
+                break
+            contexts = [kg.get(node)["text"] for node in nodes]
+            if not all(evidence_groups(self.name, terms[0], contexts)):
+                continue
+            style, length = self.mix.sample(rng)
+            found.append(
+                Scenario(
+                    synthesizer=self.name,
+                    nodes=nodes,
+                    contexts=contexts,
+                    labels=[_label(kg, node) for node in nodes],
+                    source_documents=list(dict.fromkeys(kg.get(node)["source"] for node in nodes)),
+                    terms=terms,
+                    persona=personas.match(_mean_vector(kg, nodes), rng),
+                    style=style,
+                    length=length,
+                    seed=rng.randrange(2**31),
+                )
+            )
+        return found
+
+    async def generate(self, scenario: Scenario, *, graph_fingerprint: str = "") -> TestsetSample:
+        """Write the question and reference for ``scenario`` (one LLM call, or the offline templates)."""
+        data = QueryInput(
+            kind=self.name,
+            task=task_text(self.name, scenario.style, scenario.length),
+            persona=f"{scenario.persona.name}: {scenario.persona.role_description}",
+            terms=scenario.terms,
+            contexts=scenario.contexts,
+            labels=scenario.labels,
+            style=scenario.style,
+            length=scenario.length,
+            seed=scenario.seed,
+        )
+        answer = await self.prompt.run(
+            self.llm, data, engine=self.engine or get_engine(), stage=f"synth.{self.name}"
+        )
+        return TestsetSample.create(
+            user_input=answer.question.strip(),
+            reference=answer.reference.strip(),
+            reference_contexts=scenario.contexts,
+            reference_context_ids=scenario.nodes,
+            source_documents=scenario.source_documents,
+            synthesizer=self.name,
+            persona=scenario.persona.name,
+            style=scenario.style,
+            length=scenario.length,
+            terms=scenario.terms,
+            graph_fingerprint=graph_fingerprint,
+            generator_model=describe_model(self.llm),
+        )
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+def _label(kg: KnowledgeGraph, node: str) -> str:
+    data = kg.get(node)
+    section = (data.get("section") or "").split(" > ")[-1]
+    return section or kg.get(data["document"]).get("title", "") or data["source"]
+
+
+def _mean_vector(kg: KnowledgeGraph, nodes: list[str]) -> np.ndarray | None:
+    vectors = [kg.get(n).get("embedding") for n in nodes]
+    vectors = [v for v in vectors if v is not None]
+    return np.mean(np.vstack(vectors), axis=0) if vectors else None

@@ -1,0 +1,275 @@
+"""TestsetGenerator: personas -> scenarios -> samples -> quality gate -> Testset.
+
+Counts per synthesizer follow the distribution by largest remainder; a synthesizer with no
+grounded scenario hands its share to the others (one warning); a corpus too small for the
+requested size yields what it can and says so. The same graph, models and seed give the same
+test set.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from langchain_core.documents import Document
+
+from ..core.aio import run_sync
+from ..core.engine import CallEngine, get_engine
+from ..core.models import describe_model, resolve_embeddings, resolve_llm
+from ..kg.graph import KnowledgeGraph
+from ..kg.transform import Progress
+from ..personas import Persona, agenerate_personas
+from .base import Synthesizer
+from .multi_hop import MultiHopAbstractQuerySynthesizer, MultiHopSpecificQuerySynthesizer
+from .quality import Deduper, QualityGate
+from .scenarios import PersonaPool, QueryMix, Scenario, largest_remainder
+from .single_hop import SingleHopSpecificQuerySynthesizer
+from .testset import Testset, TestsetSample
+
+log = logging.getLogger("groundset.synthesizers")
+SHORT_NAMES = {
+    "single": "single_hop_specific",
+    "multi_abstract": "multi_hop_abstract",
+    "multi_specific": "multi_hop_specific",
+}
+SYNTHESIZERS: dict[str, type[Synthesizer]] = {
+    cls.name: cls
+    for cls in (
+        SingleHopSpecificQuerySynthesizer,
+        MultiHopAbstractQuerySynthesizer,
+        MultiHopSpecificQuerySynthesizer,
+    )
+}
+SCENARIO_POOL_FACTOR = 3
+DUPLICATE_THRESHOLD = 0.9
+
+
+def parse_distribution(text: str) -> dict[str, float]:
+    """``single=0.5,multi_abstract=0.25,multi_specific=0.25`` -> weights by synthesizer name."""
+    weights: dict[str, float] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, sep, value = part.partition("=")
+        name = SHORT_NAMES.get(name.strip(), name.strip())
+        if not sep or name not in SYNTHESIZERS:
+            valid = ", ".join([*SHORT_NAMES, *SYNTHESIZERS])
+            raise ValueError(f"bad distribution entry {part!r}: write name=weight with a name among {valid}")
+        try:
+            weights[name] = float(value)
+        except ValueError:
+            raise ValueError(f"bad distribution entry {part!r}: {value!r} is not a number") from None
+    if not weights or any(w < 0 for w in weights.values()) or sum(weights.values()) <= 0:
+        raise ValueError(f"distribution {text!r} needs non-negative weights with a positive sum")
+    return weights
+
+
+class TestsetGenerator:
+    """Generates a grounded test set from a knowledge graph (or straight from documents)."""
+
+    __test__ = False  # not a pytest test class
+
+    def __init__(
+        self,
+        llm: Any = None,
+        embeddings: Any = None,
+        personas: Sequence[Persona] | None = None,
+        *,
+        engine: CallEngine | None = None,
+        num_personas: int = 4,
+        mix: QueryMix | None = None,
+        duplicate_threshold: float = DUPLICATE_THRESHOLD,
+    ) -> None:
+        self.llm = resolve_llm(llm).model
+        self.embeddings = resolve_embeddings(embeddings).model
+        self.personas = list(personas) if personas else None
+        self.engine = engine
+        self.num_personas = num_personas
+        self.mix = mix or QueryMix()
+        self.duplicate_threshold = duplicate_threshold
+
+    def default_distribution(self) -> list[tuple[Synthesizer, float]]:
+        return [(self._synthesizer(name), 1 / 3) for name in SYNTHESIZERS]
+
+    def _synthesizer(self, name: str) -> Synthesizer:
+        return SYNTHESIZERS[name](self.llm, engine=self.engine, mix=self.mix)
+
+    def _distribution(self, given: Any) -> list[tuple[Synthesizer, float]]:
+        if given is None:
+            return self.default_distribution()
+        if isinstance(given, str):
+            given = parse_distribution(given)
+        if isinstance(given, Mapping):
+            return [(self._synthesizer(SHORT_NAMES.get(k, k)), float(w)) for k, w in given.items()]
+        return [(s, float(w)) for s, w in given]
+
+    async def agenerate(
+        self,
+        kg: KnowledgeGraph,
+        testset_size: int,
+        query_distribution: Any = None,
+        *,
+        seed: int = 0,
+        show_progress: bool = False,
+    ) -> Testset:
+        if testset_size < 1:
+            raise ValueError(f"testset_size must be >= 1, got {testset_size}")
+        engine = self.engine or get_engine()
+        distribution = self._distribution(query_distribution)
+        notes: list[str] = []
+        personas = self.personas or await agenerate_personas(
+            kg, self.num_personas, llm=self.llm, embeddings=self.embeddings, engine=engine
+        )
+        vectors = await engine.embed(
+            self.embeddings, [f"{p.name}: {p.role_description}" for p in personas], stage="synth.embed"
+        )
+        pool = PersonaPool(personas, vectors)
+        counts = largest_remainder([w for _, w in distribution], testset_size)
+        queues: list[list[Scenario]] = []
+        for index, ((synth, _), count) in enumerate(zip(distribution, counts, strict=True)):
+            wanted = max(count * SCENARIO_POOL_FACTOR, count + 5) if count else 0
+            queues.append(synth.scenarios(kg, wanted, pool, random.Random(f"{seed}:{index}:{synth.name}")))
+        empty = [i for i, q in enumerate(queues) if counts[i] and not q]
+        if empty and len(empty) < len(distribution):
+            names = ", ".join(distribution[i][0].name for i in empty)
+            notes.append(f"no grounded scenario for {names}; its share went to the other synthesizers")
+            log.warning(notes[-1])
+            live = [i for i in range(len(distribution)) if i not in empty]
+            moved = largest_remainder(
+                [distribution[i][1] or 1e-9 for i in live], sum(counts[i] for i in empty)
+            )
+            for i, extra in zip(live, moved, strict=True):
+                counts[i] += extra
+            for i in empty:
+                counts[i] = 0
+        kept, rejections = await self._fill(
+            distribution, queues, counts, testset_size, engine, kg, show_progress
+        )
+        if len(kept) < testset_size:
+            notes.append(
+                f"the corpus gave {len(kept)} of the {testset_size} samples asked for "
+                "(not enough grounded scenarios passed the quality gate)"
+            )
+            log.warning(notes[-1])
+        metadata = {
+            "requested": testset_size,
+            "generated": len(kept),
+            "seed": seed,
+            "distribution": {s.name: w for s, w in distribution},
+            "by_synthesizer": dict(Counter(s.synthesizer for s in kept)),
+            "rejections": dict(rejections),
+            "personas": [p.model_dump() for p in personas],
+            "llm": describe_model(self.llm),
+            "embeddings": describe_model(self.embeddings),
+            "graph_fingerprint": kg.fingerprint(),
+            "notes": notes,
+        }  # no usage figures here: a rerun from the cache must write the identical file
+        return Testset(kept, metadata)
+
+    async def _fill(
+        self,
+        distribution: list[tuple[Synthesizer, float]],
+        queues: list[list[Scenario]],
+        counts: list[int],
+        size: int,
+        engine: CallEngine,
+        kg: KnowledgeGraph,
+        show_progress: bool,
+    ) -> tuple[list[TestsetSample], Counter[str]]:
+        """Generate and gate scenarios in rounds (all synthesizers at once) until every count is met or its
+        scenarios run out; then fill any shortfall from whatever scenarios are left."""
+        gate = QualityGate(self.llm, engine)
+        deduper = Deduper(self.duplicate_threshold)
+        fingerprint = kg.fingerprint()
+        rejections: Counter[str] = Counter()
+        kept: list[list[TestsetSample]] = [[] for _ in distribution]
+        with Progress(show_progress) as progress, progress.stage("samples", size) as advance:
+            for phase in ("quota", "fill"):
+                while True:
+                    waves: list[tuple[int, list[Scenario]]] = []
+                    budget = size - sum(map(len, kept))
+                    for i in range(len(distribution)):
+                        need = counts[i] - len(kept[i]) if phase == "quota" else budget
+                        if need > 0 and queues[i]:
+                            wave, queues[i] = queues[i][:need], queues[i][need:]
+                            waves.append((i, wave))
+                            budget -= len(wave) if phase == "fill" else 0
+                    if not waves:
+                        break
+                    drafts = await asyncio.gather(
+                        *(
+                            asyncio.gather(
+                                *(self._draft(distribution[i][0], s, gate, fingerprint) for s in wave)
+                            )
+                            for i, wave in waves
+                        )
+                    )
+                    texts = [d.user_input for batch in drafts for d, reason in batch if reason is None]
+                    vectors = iter(
+                        await engine.embed(self.embeddings, texts, stage="synth.embed") if texts else []
+                    )
+                    for (i, _), batch in zip(waves, drafts, strict=True):
+                        cap = counts[i] if phase == "quota" else len(kept[i]) + size - sum(map(len, kept))
+                        for sample, reason in batch:
+                            if reason is None:
+                                vector = next(vectors)
+                                if deduper.is_duplicate(vector):
+                                    reason = "near-duplicate question"
+                                elif len(kept[i]) < cap:
+                                    deduper.keep(vector)
+                                    kept[i].append(sample)
+                                    advance()
+                                    continue
+                                else:
+                                    continue
+                            rejections[reason] += 1
+        return [s for group in kept for s in group], rejections
+
+    async def _draft(
+        self, synth: Synthesizer, scenario: Scenario, gate: QualityGate, fingerprint: str
+    ) -> tuple[TestsetSample, str | None]:
+        sample = await synth.generate(scenario, graph_fingerprint=fingerprint)
+        return sample, await gate.check(sample)
+
+    def generate(
+        self, kg: KnowledgeGraph, testset_size: int, query_distribution: Any = None, **kwargs: Any
+    ) -> Testset:
+        """The sync twin of ``agenerate`` (works inside a running event loop too)."""
+        return run_sync(self.agenerate(kg, testset_size, query_distribution, **kwargs))
+
+    async def agenerate_from_documents(
+        self,
+        documents: str | Path | Iterable[Document],
+        testset_size: int,
+        query_distribution: Any = None,
+        *,
+        seed: int = 0,
+        show_progress: bool = False,
+        **build_options: Any,
+    ) -> Testset:
+        """Build the knowledge graph of ``documents`` (see ``build_knowledge_graph``), then generate."""
+        from ..kg.build import abuild_knowledge_graph
+
+        built = await abuild_knowledge_graph(
+            documents,
+            llm=self.llm,
+            embeddings=self.embeddings,
+            engine=self.engine,
+            show_progress=show_progress,
+            **build_options,
+        )
+        return await self.agenerate(
+            built.kg, testset_size, query_distribution, seed=seed, show_progress=show_progress
+        )
+
+    def generate_from_documents(
+        self,
+        documents: str | Path | Iterable[Document],
+        testset_size: int,
+        query_distribution: Any = None,
+        **kwargs: Any,
+    ) -> Testset:
+        return run_sync(self.agenerate_from_documents(documents, testset_size, query_distribution, **kwargs))

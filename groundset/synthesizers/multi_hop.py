@@ -1,0 +1,89 @@
+"""Multi-hop questions: chunks from different documents that the question needs together.
+
+Specific: two chunks joined by an ``entity_overlap`` edge, about the entity they share.
+Abstract: 2 to 4 chunks of one community of the similarity/theme graph (Louvain, networkx)
+that share a theme.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+
+import networkx as nx
+
+from ..kg.graph import EdgeKind, KnowledgeGraph, NodeKind
+from .base import Grounding, Synthesizer
+
+
+class MultiHopSpecificQuerySynthesizer(Synthesizer):
+    name = "multi_hop_specific"
+
+    def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
+        edges = [
+            (s, t, list(data.get("shared") or []))
+            for s, t, _, data in kg.edges(EdgeKind.ENTITY_OVERLAP)
+            if kg.get(s)["document"] != kg.get(t)["document"]
+        ]
+        rng.shuffle(edges)
+        frequency = Counter(
+            e.casefold() for c in kg.nodes(NodeKind.CHUNK) for e in kg.get(c).get("entities") or []
+        )
+        for _, _, shared in edges:
+            rng.shuffle(shared)
+            shared.sort(key=lambda e: frequency[e.casefold()])  # the rarest shared entity bridges best
+        # Pairs bridged by a specific entity first: one that is everywhere makes a vague question.
+        edges.sort(key=lambda edge: frequency[edge[2][0].casefold()] if edge[2] else 1 << 30)
+        for source, target, shared in edges:
+            both = (kg.get(source)["text"].casefold(), kg.get(target)["text"].casefold())
+            for entity in shared:
+                if all(entity.casefold() in text for text in both):
+                    yield [source, target], [entity]
+                    break
+
+
+class MultiHopAbstractQuerySynthesizer(Synthesizer):
+    name = "multi_hop_abstract"
+
+    def __init__(self, *args, max_chunks: int = 4, seed: int = 0, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        if not 2 <= max_chunks <= 4:
+            raise ValueError(f"max_chunks must be between 2 and 4, got {max_chunks}")
+        self.max_chunks = max_chunks
+        self.seed = seed
+
+    def communities(self, kg: KnowledgeGraph) -> list[set[str]]:
+        """Louvain communities of chunks over similar and theme_overlap edges (weighted by score)."""
+        graph = nx.Graph()
+        for kind in (EdgeKind.SIMILAR, EdgeKind.THEME_OVERLAP):
+            for s, t, _, data in kg.edges(kind):
+                weight = float(data.get("score", 1.0)) + (
+                    graph[s][t]["weight"] if graph.has_edge(s, t) else 0
+                )
+                graph.add_edge(s, t, weight=weight)
+        if graph.number_of_edges() == 0:
+            return []
+        found = nx.community.louvain_communities(graph, weight="weight", seed=self.seed)
+        return sorted((c for c in found if len(c) > 1), key=lambda c: (-len(c), min(c)))
+
+    def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
+        candidates: list[Grounding] = []
+        for community in self.communities(kg):
+            by_theme: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+            for chunk in sorted(community):
+                data = kg.get(chunk)
+                if data.get("kind") != NodeKind.CHUNK.value:
+                    continue
+                for theme in data.get("themes") or []:
+                    by_theme[theme][data["document"]].append(chunk)
+            for theme, per_document in sorted(by_theme.items()):
+                if len(per_document) < 2:
+                    continue
+                documents = sorted(per_document)
+                rng.shuffle(documents)
+                size = rng.randint(2, min(self.max_chunks, len(documents)))
+                chunks = [rng.choice(per_document[d]) for d in documents[:size]]
+                candidates.append((chunks, [theme]))
+        rng.shuffle(candidates)
+        yield from candidates

@@ -1,0 +1,382 @@
+"""Testset and TestsetSample: the generated questions, their grounding, and lossless file formats.
+
+JSONL is the canonical format (a header record with the metadata, then one sample per line);
+CSV and pandas are for looking at the data. Every write is atomic and every round trip exact.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, overload
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from .._version import __version__
+from ..core.atomic import atomic_write_text
+from ..core.errors import ConfigError
+from ..core.hashing import stable_hash
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+HEADER_KEY = "_groundset_testset"
+FORMAT_VERSION = 1
+PANDAS_ATTR = "groundset_metadata"
+CSV_META_SUFFIX = ".meta.json"
+_PANDAS_HINT = "pip install pandas (or pip install 'groundset[pandas]')"
+
+
+class TestsetSample(BaseModel):
+    """One grounded question: what to ask, the expected answer, and the chunks that support it."""
+
+    __test__ = False  # not a pytest test class
+
+    __test__ = False  # not a pytest test class, despite the name
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str = Field(min_length=1)
+    user_input: str
+    reference: str
+    reference_contexts: list[str] = Field(min_length=1)
+    reference_context_ids: list[str]
+    source_documents: list[str]
+    synthesizer: str = Field(min_length=1)
+    persona: str = ""
+    style: str = ""
+    length: str = ""
+    terms: list[str] = []
+    graph_fingerprint: str = ""
+    generator_model: str = ""
+    groundset_version: str = __version__
+
+    @field_validator("user_input", "reference", "reference_contexts")
+    @classmethod
+    def _not_blank(cls, value: str | list[str]) -> str | list[str]:
+        texts = value if isinstance(value, list) else [value]
+        blank = [i for i, text in enumerate(texts) if not text.strip()]
+        if blank:
+            raise ValueError(
+                "must not be empty" if isinstance(value, str) else f"empty context(s) at {blank}"
+            )
+        return value
+
+    @field_validator("source_documents")
+    @classmethod
+    def _unique_documents(cls, value: list[str]) -> list[str]:
+        if len(set(value)) != len(value):
+            raise ValueError("must not repeat a document (use TestsetSample.create to deduplicate)")
+        return value
+
+    @model_validator(mode="after")
+    def _ids_match_contexts(self) -> TestsetSample:
+        if len(self.reference_context_ids) != len(self.reference_contexts):
+            raise ValueError(
+                f"reference_context_ids has {len(self.reference_context_ids)} item(s) but "
+                f"reference_contexts has {len(self.reference_contexts)}; they must pair up one to one"
+            )
+        return self
+
+    def __hash__(self) -> int:  # equal samples have equal ids; list fields make the default hash fail
+        return hash(self.id)
+
+    @staticmethod
+    def make_id(reference_contexts: Sequence[str], user_input: str) -> str:
+        """Identity of a question over its grounding: regenerating the same question gives the same id."""
+        return "s-" + stable_hash({"contexts": list(reference_contexts), "question": user_input}, length=16)
+
+    @classmethod
+    def create(
+        cls,
+        *,
+        user_input: str,
+        reference: str,
+        reference_contexts: Sequence[str],
+        reference_context_ids: Sequence[str],
+        synthesizer: str,
+        source_documents: Iterable[str] = (),
+        persona: str = "",
+        style: str = "",
+        length: str = "",
+        terms: Sequence[str] = (),
+        graph_fingerprint: str = "",
+        generator_model: str = "",
+    ) -> TestsetSample:
+        """Build a sample with its id computed and its source documents deduplicated in first-seen order."""
+        return cls(
+            id=cls.make_id(reference_contexts, user_input),
+            user_input=user_input,
+            reference=reference,
+            reference_contexts=list(reference_contexts),
+            reference_context_ids=list(reference_context_ids),
+            source_documents=list(dict.fromkeys(source_documents)),
+            synthesizer=synthesizer,
+            persona=persona,
+            style=style,
+            length=length,
+            terms=list(terms),
+            graph_fingerprint=graph_fingerprint,
+            generator_model=generator_model,
+        )
+
+
+FIELDS: tuple[str, ...] = tuple(TestsetSample.model_fields)
+_LIST_FIELDS = frozenset(
+    name for name, info in TestsetSample.model_fields.items() if info.annotation == list[str]
+)
+
+
+class Testset:
+    """Samples plus JSON metadata (counts, rejections, models, seed). Ids are unique within a testset."""
+
+    __test__ = False  # not a pytest test class
+
+    __test__ = False
+
+    def __init__(
+        self, samples: Iterable[TestsetSample] = (), metadata: Mapping[str, Any] | None = None
+    ) -> None:
+        self.samples: list[TestsetSample] = list(samples)
+        # Stored as its JSON form, so what is held is exactly what a file round trip gives back.
+        try:
+            self.metadata: dict[str, Any] = json.loads(_dumps(dict(metadata or {}), sort_keys=True))
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"testset metadata must be JSON data (str keys, no NaN): {exc}") from None
+        self._check_unique()
+
+    def _check_unique(self) -> None:
+        seen: dict[str, int] = {}
+        for index, sample in enumerate(self.samples):
+            if seen.setdefault(sample.id, index) != index:
+                raise ValueError(
+                    f"duplicate sample id {sample.id!r} at positions {seen[sample.id]} and {index}"
+                )
+
+    def __len__(self) -> int:
+        return len(self.samples)
+
+    def __iter__(self) -> Iterator[TestsetSample]:
+        return iter(self.samples)
+
+    @overload
+    def __getitem__(self, index: int) -> TestsetSample: ...
+    @overload
+    def __getitem__(self, index: slice) -> Testset: ...
+    def __getitem__(self, index: int | slice) -> TestsetSample | Testset:
+        if isinstance(index, slice):
+            return Testset(self.samples[index], self.metadata)
+        return self.samples[index]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Testset):
+            return NotImplemented
+        return self.samples == other.samples and self.metadata == other.metadata
+
+    def __repr__(self) -> str:
+        return f"Testset({len(self)} samples, synthesizers={self.counts('synthesizer')})"
+
+    def to_dicts(self) -> list[dict[str, Any]]:
+        return [sample.model_dump(mode="json") for sample in self.samples]
+
+    def counts(self, field: str) -> dict[str, int]:
+        """Samples per value of ``field``, most common first; list fields count each distinct item once."""
+        if field not in TestsetSample.model_fields:
+            raise ValueError(f"unknown field {field!r}; choose one of {', '.join(FIELDS)}")
+        counter: Counter[str] = Counter()
+        for sample in self.samples:
+            value = getattr(sample, field)
+            counter.update(list(dict.fromkeys(value)) if isinstance(value, list) else [value])
+        return dict(sorted(counter.items(), key=lambda item: (-item[1], item[0])))
+
+    # JSONL: the canonical format.
+
+    def to_jsonl(self, path: str | Path) -> None:
+        self._check_unique()  # samples may have been appended since construction
+        lines = [_dumps({HEADER_KEY: FORMAT_VERSION, "metadata": self.metadata}, sort_keys=True)]
+        lines.extend(_dumps(sample.model_dump(mode="json")) for sample in self.samples)
+        atomic_write_text(path, "\n".join(lines) + "\n")
+
+    @classmethod
+    def from_jsonl(cls, path: str | Path) -> Testset:
+        """Read a testset; the header is optional, so a plain one-sample-per-line file loads too."""
+        metadata: dict[str, Any] = {}
+        records: list[tuple[str, Mapping[str, Any]]] = []
+        first = True
+        # Split on "\n" only: JSON escapes it, but not U+2028 or U+0085, which splitlines() would cut at.
+        for number, line in enumerate(_read_text(path).split("\n"), start=1):
+            if not line.strip():
+                continue
+            where = f"{path} line {number}"
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ConfigError(f"{where}: invalid JSON ({exc.msg} at column {exc.colno})") from None
+            if not isinstance(record, dict):
+                raise ConfigError(f"{where}: expected a JSON object, found {type(record).__name__}")
+            if HEADER_KEY in record:
+                if not first:
+                    raise ConfigError(f"{where}: the testset header must be the first record")
+                metadata = _check_header(record, where)
+            else:
+                records.append((f"line {number}", record))
+            first = False
+        return _build(str(path), records, metadata)
+
+    # CSV: for spreadsheets. Metadata goes to a sidecar "<path>.meta.json" so the header row stays plain.
+
+    def to_csv(self, path: str | Path) -> None:
+        self._check_unique()
+        buffer = io.StringIO(newline="")
+        writer = csv.writer(buffer)
+        writer.writerow(FIELDS)
+        for row in self.to_dicts():
+            writer.writerow([_dumps(row[f]) if f in _LIST_FIELDS else row[f] for f in FIELDS])
+        atomic_write_text(path, buffer.getvalue())
+        header = {HEADER_KEY: FORMAT_VERSION, "metadata": self.metadata}
+        atomic_write_text(_meta_path(path), _dumps(header, sort_keys=True) + "\n")
+
+    @classmethod
+    def from_csv(cls, path: str | Path) -> Testset:
+        """Inverse of :meth:`to_csv`; rows are numbered as a spreadsheet shows them (the header is row 1)."""
+        reader = csv.reader(io.StringIO(_read_text(path), newline=""))
+        columns = next(reader, None)
+        if columns is None:
+            return cls()
+        unknown = [c for c in columns if c not in TestsetSample.model_fields]
+        if unknown or len(set(columns)) != len(columns):
+            problem = f"unknown column(s) {unknown}" if unknown else "repeated column names"
+            raise ConfigError(f"{path} row 1: {problem}; expected the columns {', '.join(FIELDS)}")
+        records: list[tuple[str, Mapping[str, Any]]] = []
+        for number, row in enumerate(reader, start=2):
+            where = f"{path} row {number}"
+            if not any(cell.strip() for cell in row):
+                continue
+            if len(row) != len(columns):
+                raise ConfigError(f"{where}: expected {len(columns)} cells, found {len(row)}")
+            record = {
+                c: _parse_list(cell, c, where) if c in _LIST_FIELDS else cell
+                for c, cell in zip(columns, row, strict=True)
+            }
+            records.append((f"row {number}", record))
+        meta_path, metadata = _meta_path(path), {}
+        if meta_path.exists():
+            try:
+                metadata = _check_header(json.loads(_read_text(meta_path)), str(meta_path))
+            except json.JSONDecodeError as exc:
+                raise ConfigError(f"{meta_path}: invalid JSON ({exc.msg} at line {exc.lineno})") from None
+        return _build(str(path), records, metadata)
+
+    # pandas: optional; list fields stay Python lists, metadata rides in DataFrame.attrs.
+
+    def to_pandas(self) -> pd.DataFrame:
+        pandas = _import_pandas("to_pandas")
+        frame = pandas.DataFrame(self.to_dicts(), columns=list(FIELDS))
+        frame.attrs[PANDAS_ATTR] = json.loads(_dumps(self.metadata))
+        return frame
+
+    @classmethod
+    def from_pandas(cls, frame: pd.DataFrame) -> Testset:
+        """Inverse of :meth:`to_pandas`; also takes ``pandas.read_csv`` output (list columns as JSON text)."""
+        pandas = _import_pandas("from_pandas")
+        records: list[tuple[str, Mapping[str, Any]]] = []
+        for position, (label, row) in enumerate(
+            zip(frame.index, frame.to_dict(orient="records"), strict=True)
+        ):
+            where = f"row {position} (index {label!r})"
+            record: dict[str, Any] = {}
+            for column, value in row.items():
+                if isinstance(value, tuple) or hasattr(value, "tolist"):  # tuples, numpy arrays and scalars
+                    value = list(value) if isinstance(value, tuple) else value.tolist()
+                if not isinstance(value, list) and pandas.isna(value):
+                    continue  # an empty cell: the field's default applies, or "Field required"
+                if str(column) in _LIST_FIELDS and isinstance(value, str):
+                    value = _parse_list(value, str(column), f"DataFrame {where}")
+                record[str(column)] = value
+            records.append((where, record))
+        return _build("DataFrame", records, dict(frame.attrs.get(PANDAS_ATTR) or {}))
+
+
+def _dumps(value: Any, *, sort_keys: bool = False) -> str:
+    """One line of UTF-8 JSON; NaN is refused, since it is not JSON and would break equality."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, sort_keys=sort_keys)
+
+
+def _read_text(path: str | Path) -> str:
+    """Decoded bytes, not read_text(): universal newlines would turn a CR inside a CSV cell into LF."""
+    try:
+        return Path(path).read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read the testset {path}: {exc.strerror or exc}") from None
+
+
+def _meta_path(path: str | Path) -> Path:
+    target = Path(path)
+    return target.with_name(target.name + CSV_META_SUFFIX)
+
+
+def _check_header(record: Any, where: str) -> dict[str, Any]:
+    if not isinstance(record, dict) or record.get(HEADER_KEY) != FORMAT_VERSION:
+        found = record.get(HEADER_KEY) if isinstance(record, dict) else None
+        raise ConfigError(
+            f"{where}: unsupported testset format version {found!r} (this groundset {__version__} "
+            f"reads version {FORMAT_VERSION}); upgrade groundset or regenerate the testset"
+        )
+    metadata = record.get("metadata", {})
+    if not isinstance(metadata, dict):
+        raise ConfigError(f"{where}: metadata must be a JSON object, found {type(metadata).__name__}")
+    return metadata
+
+
+def _parse_list(cell: str, column: str, where: str) -> Any:
+    if not cell.strip():
+        return []
+    try:
+        return json.loads(cell)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{where}: {column}: not a JSON list ({exc.msg} at column {exc.colno})") from None
+
+
+def _build(
+    source: str, records: Iterable[tuple[str, Mapping[str, Any]]], metadata: Mapping[str, Any]
+) -> Testset:
+    """Validate records into a Testset; errors name the source, record and field, duplicates both records."""
+    samples: list[TestsetSample] = []
+    first_seen: dict[str, str] = {}
+    for where, record in records:
+        try:
+            sample = TestsetSample.model_validate(record)
+        except ValidationError as exc:
+            raise ConfigError(f"{source} {where}: {_describe(exc)}") from None
+        if sample.id in first_seen:
+            raise ConfigError(
+                f"{source} {where}: duplicate id {sample.id!r} (first on {first_seen[sample.id]})"
+            )
+        first_seen[sample.id] = where
+        samples.append(sample)
+    try:
+        return Testset(samples, metadata)
+    except ValueError as exc:  # metadata that is not plain JSON data, e.g. NaN
+        raise ConfigError(f"{source}: {exc}") from None
+
+
+def _describe(exc: ValidationError) -> str:
+    parts = []
+    for error in exc.errors(include_url=False):
+        location = ".".join(str(part) for part in error["loc"])
+        message = error["msg"].removeprefix("Value error, ")
+        parts.append(f"{location}: {message}" if location else message)
+    return "; ".join(parts)
+
+
+def _import_pandas(caller: str) -> Any:
+    try:
+        import pandas
+    except ImportError as exc:
+        raise ImportError(f"Testset.{caller}() needs pandas, which is not installed: {_PANDAS_HINT}") from exc
+    return pandas

@@ -1,0 +1,37 @@
+"""A scripted chat model for the stub server: answers groundset's prompts plausibly and deterministically.
+
+Graph facts and summaries come from the prompts' own offline forms (sent back as JSON over real
+HTTP), questions and references from the context text, verdicts say "supported", personas from
+the offline form. Used by tests and benchmarks that need a whole pipeline to run through the stub.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from groundset.kg.prompts import ChunkFactsPrompt, ChunkText, DocumentText, SummaryPrompt
+from groundset.kg.sentences import plain_text
+from groundset.personas import PersonaInput, PersonaPrompt
+
+from .openai_stub import Reply
+
+
+def scripted(body: dict[str, Any]) -> Reply | None:
+    data = json.loads(body["messages"][-1]["content"].removeprefix("Input: "))
+    system = body["messages"][0]["content"]
+    if set(data) == {"title", "section", "text"}:
+        return Reply.json(ChunkFactsPrompt().offline(ChunkText(**data)).model_dump())
+    if set(data) == {"title", "text"} and "Summarise" in system:
+        return Reply.json(SummaryPrompt().offline(DocumentText(**data)).model_dump())
+    if set(data) == {"summaries", "themes"}:
+        return Reply.json(PersonaPrompt().offline(PersonaInput(**data)).model_dump())
+    if "contexts" in data:
+        first = re.split(r"(?<=[.!?])\s+", plain_text(data["contexts"][0]).strip())[0]
+        question = f"What do the docs explain about {data['terms'][0]} for a {data['style']} reader?"
+        return Reply.json({"question": question, "reference": first})
+    if "statements" in data:
+        verdicts = [{"statement": s, "supported": True, "reason": "stated"} for s in data["statements"]]
+        return Reply.json({"verdicts": verdicts})
+    return None

@@ -1,0 +1,173 @@
+"""The test-set generator end to end: offline on the real corpus, through the stub, on tiny corpora."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pytest
+
+from groundset.cli import main
+from groundset.core import CallEngine, HashingEmbeddings
+from groundset.kg import build_knowledge_graph
+from groundset.kg.sentences import plain_text
+from groundset.synthesizers import Testset, TestsetGenerator
+from groundset.synthesizers.generator import DUPLICATE_THRESHOLD
+
+from .corpora import PROMETHEUS_DOCS
+from .openai_stub import Reply
+from .scripted_model import scripted
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().casefold()
+
+
+@pytest.fixture(scope="module")
+def real_graph():
+    return build_knowledge_graph(PROMETHEUS_DOCS, engine=CallEngine(cache=False)).kg
+
+
+@pytest.fixture(scope="module")
+def offline_testset(real_graph):
+    return TestsetGenerator(engine=CallEngine(cache=False)).generate(real_graph, 60, seed=7)
+
+
+@pytest.mark.slow
+def test_offline_testset_of_60_on_the_real_corpus(real_graph, offline_testset):
+    """The issue's must-show properties, on the full Prometheus docs, offline."""
+    testset = offline_testset
+    assert len(testset) == 60
+    counts = testset.counts("synthesizer")
+    assert set(counts) == {"single_hop_specific", "multi_hop_abstract", "multi_hop_specific"}
+    assert all(abs(c - 20) <= 1 for c in counts.values()), counts
+    for sample in testset:
+        assert all(node in real_graph for node in sample.reference_context_ids)
+        assert [real_graph.get(n)["text"] for n in sample.reference_context_ids] == sample.reference_contexts
+        if sample.synthesizer != "single_hop_specific":
+            assert len(set(sample.reference_context_ids)) >= 2
+            documents = {real_graph.get(n)["document"] for n in sample.reference_context_ids}
+            assert len(documents) >= 2
+        if sample.synthesizer == "multi_hop_specific":
+            entity = sample.terms[0].casefold()
+            assert all(entity in context.casefold() for context in sample.reference_contexts)
+        grounding = _norm(" ".join(plain_text(c) for c in sample.reference_contexts))
+        for sentence in sample.reference.split("\n"):
+            assert _norm(sentence).strip(".").strip() in grounding, (sample.id, sentence)
+    vectors = HashingEmbeddings().embed_matrix([s.user_input for s in testset])
+    similarity = vectors @ vectors.T
+    np.fill_diagonal(similarity, 0)
+    assert similarity.max() <= DUPLICATE_THRESHOLD
+    assert len({s.id for s in testset}) == 60
+
+
+def test_generation_is_reproducible_with_a_seed(real_graph, offline_testset):
+    again = TestsetGenerator(engine=CallEngine(cache=False)).generate(real_graph, 60, seed=7)
+    assert [s.model_dump() for s in again] == [s.model_dump() for s in offline_testset]
+    other = TestsetGenerator(engine=CallEngine(cache=False)).generate(real_graph, 60, seed=8)
+    assert [s.id for s in other] != [s.id for s in offline_testset]
+
+
+def test_distribution_and_styles(real_graph):
+    testset = TestsetGenerator(engine=CallEngine(cache=False)).generate(
+        real_graph, 12, "single=0.5,multi_abstract=0.25,multi_specific=0.25", seed=1
+    )
+    assert testset.counts("synthesizer") == {
+        "single_hop_specific": 6,
+        "multi_hop_abstract": 3,
+        "multi_hop_specific": 3,
+    }
+    assert len(testset.counts("style")) >= 2
+
+
+def test_one_document_corpus_yields_a_testset_with_a_warning(tmp_path, caplog):
+    doc = tmp_path / "docs"
+    doc.mkdir()
+    (doc / "data_model.md").write_text((PROMETHEUS_DOCS / "concepts" / "data_model.md").read_text())
+    testset = TestsetGenerator(engine=CallEngine(cache=False)).generate_from_documents(doc, 6)
+    assert 0 < len(testset) <= 6
+    assert set(testset.counts("synthesizer")) == {"single_hop_specific"}
+    assert any("no grounded scenario" in note for note in testset.metadata["notes"])
+
+
+def test_a_corpus_too_small_says_so(tmp_path):
+    doc = tmp_path / "docs"
+    doc.mkdir()
+    (doc / "note.md").write_text(
+        "# Alerting\nAlertmanager groups alerts by their labels before it sends them.\n"
+    )
+    testset = TestsetGenerator(engine=CallEngine(cache=False)).generate_from_documents(doc, 20)
+    assert len(testset) < 20
+    assert any("gave" in note for note in testset.metadata["notes"])
+
+
+def test_generate_command_through_the_stub_then_from_the_cache(stub, tmp_path, monkeypatch, capsys):
+    stub.on_chat(scripted)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-generate")
+    monkeypatch.setenv("OPENAI_BASE_URL", stub.base_url)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for page in (
+        "concepts/data_model.md",
+        "concepts/metric_types.md",
+        "concepts/jobs_instances.md",
+        "practices/naming.md",
+        "practices/histograms.md",
+    ):
+        (docs / page.replace("/", "_")).write_text((PROMETHEUS_DOCS / page).read_text())
+    args = [
+        "generate",
+        str(docs),
+        "-n",
+        "8",
+        "--llm",
+        "openai:stub-model",
+        "--embeddings",
+        "openai:stub-embed",
+        "--cache",
+        str(tmp_path / "cache"),
+        "--quiet",
+        "--seed",
+        "3",
+    ]
+    assert main([*args, "--out", str(tmp_path / "a.jsonl")]) == 0
+    first = capsys.readouterr().out
+    assert "per kept sample" in first and "samples: 8 of 8" in first
+    requests = len(stub.requests)
+    assert requests > 0
+    assert main([*args, "--out", str(tmp_path / "b.jsonl")]) == 0
+    assert len(stub.requests) == requests  # everything came from the cache
+    assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+    testset = Testset.from_jsonl(tmp_path / "a.jsonl")
+    assert len(testset) == 8 and all("ChatOpenAI" in s.generator_model for s in testset)
+
+
+def test_unsupported_references_are_rejected_and_regenerated(stub, real_graph, tmp_path):
+    from langchain_openai import ChatOpenAI
+
+    def picky(body):
+        """References get a paraphrased tail (so only the LLM verdict can judge them); some are refused."""
+        data = json.loads(body["messages"][-1]["content"].removeprefix("Input: "))
+        if "statements" in data and "prometheus" in " ".join(data["statements"]).casefold():
+            return Reply.json(
+                {
+                    "verdicts": [
+                        {"statement": s, "supported": False, "reason": "no"} for s in data["statements"]
+                    ]
+                }
+            )
+        reply = scripted(body)
+        if "contexts" in data:
+            answer = json.loads(reply.content)
+            reply = Reply.json({**answer, "reference": answer["reference"] + " In brief, that is the gist."})
+        return reply
+
+    stub.on_chat(picky)
+    llm = ChatOpenAI(base_url=stub.base_url, api_key="sk-test-picky", model="stub-model", max_retries=0)
+    testset = TestsetGenerator(llm, engine=CallEngine(cache=False)).generate(real_graph, 10, seed=2)
+    assert len(testset) == 10
+    assert testset.metadata["rejections"].get("reference not supported by its contexts", 0) >= 1
+    verdicts = [r for r in stub.chat_requests if '"statements"' in r.body["messages"][-1]["content"]]
+    assert len(verdicts) >= 10  # paraphrased references are judged by the model, one call each
+    assert all("prometheus" not in s.reference.casefold() for s in testset)
