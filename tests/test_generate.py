@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,6 +17,8 @@ from groundset.synthesizers import Testset, TestsetGenerator
 from groundset.synthesizers.generator import DUPLICATE_THRESHOLD
 
 from .corpora import PROMETHEUS_DOCS
+
+EXAMPLES = str(Path(__file__).resolve().parents[1] / "examples" / "docs")
 from .openai_stub import Reply
 from .scripted_model import scripted
 
@@ -171,3 +174,59 @@ def test_unsupported_references_are_rejected_and_regenerated(stub, real_graph, t
     verdicts = [r for r in stub.chat_requests if '"statements"' in r.body["messages"][-1]["content"]]
     assert len(verdicts) >= 10  # paraphrased references are judged by the model, one call each
     assert all("prometheus" not in s.reference.casefold() for s in testset)
+
+
+def test_a_corpus_without_entity_overlaps_hands_the_share_over(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    topics = {
+        "bread.md": "# Sourdough\nA sourdough starter needs flour and water every day. The dough rests for twelve "
+        "hours before baking. Bakers score the loaf so steam can escape in the oven.",
+        "sailing.md": "# Knots\nA bowline makes a fixed loop at the end of a rope. Sailors tie a cleat hitch to "
+        "secure a line to a cleat. A reef knot joins two ropes of equal thickness.",
+    }
+    for name, text in topics.items():
+        (docs / name).write_text(text)
+    testset = TestsetGenerator(engine=CallEngine(cache=False)).generate_from_documents(docs, 4)
+    assert len(testset) >= 1
+    assert "multi_hop_specific" not in testset.counts("synthesizer")
+    assert any(
+        "no grounded scenario" in note and "multi_hop_specific" in note for note in testset.metadata["notes"]
+    )
+
+
+def test_generate_from_a_saved_graph_with_user_personas_and_personas_command(tmp_path, capsys):
+    kg_dir, personas = tmp_path / "kg", tmp_path / "personas.yaml"
+    assert main(["kg", "build", EXAMPLES, "--out", str(kg_dir), "--no-cache", "-q"]) == 0
+    assert main(["personas", str(kg_dir), "-n", "3", "--out", str(personas), "--no-cache"]) == 0
+    assert "role description" in capsys.readouterr().out
+    personas.write_text("- name: On-call SRE\n  role_description: Keeps alerts quiet and useful at night.\n")
+    out = tmp_path / "t.csv"
+    code = main(
+        [
+            "generate",
+            "--kg",
+            str(kg_dir),
+            "-n",
+            "6",
+            "--out",
+            str(out),
+            "--personas",
+            str(personas),
+            "--distribution",
+            "single=1",
+            "--no-cache",
+            "-q",
+        ]
+    )
+    assert code == 0, capsys.readouterr()
+    testset = Testset.from_csv(out)
+    assert len(testset) == 6 and testset.counts("persona") == {"On-call SRE": 6}
+    assert testset.counts("synthesizer") == {"single_hop_specific": 6}
+
+
+def test_generate_argument_errors(tmp_path, capsys):
+    assert main(["generate", "-n", "3", "--out", str(tmp_path / "x.jsonl")]) == 2
+    assert "exactly one" in capsys.readouterr().err
+    assert main(["generate", EXAMPLES, "--distribution", "single=1,triple=2", "-q"]) == 1
+    assert "bad distribution entry 'triple=2'" in capsys.readouterr().err
