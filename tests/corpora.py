@@ -7,3 +7,4 @@ from pathlib import Path
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 PROMETHEUS_DOCS = SHARED / "prometheus-docs" / "docs"
 MESSY = SHARED / "messy"
+EXAMPLE_DOCS = Path(__file__).resolve().parents[1] / "examples" / "docs"

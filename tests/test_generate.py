@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,11 +15,11 @@ from groundset.kg.sentences import plain_text
 from groundset.synthesizers import Testset, TestsetGenerator
 from groundset.synthesizers.generator import DUPLICATE_THRESHOLD
 
-from .corpora import PROMETHEUS_DOCS
-
-EXAMPLES = str(Path(__file__).resolve().parents[1] / "examples" / "docs")
+from .corpora import EXAMPLE_DOCS, PROMETHEUS_DOCS
 from .openai_stub import Reply
 from .scripted_model import scripted
+
+EXAMPLES = str(EXAMPLE_DOCS)
 
 
 def _norm(text: str) -> str:
@@ -180,10 +179,10 @@ def test_a_corpus_without_entity_overlaps_hands_the_share_over(tmp_path):
     docs = tmp_path / "docs"
     docs.mkdir()
     topics = {
-        "bread.md": "# Sourdough\nA sourdough starter needs flour and water every day. The dough rests for twelve "
-        "hours before baking. Bakers score the loaf so steam can escape in the oven.",
-        "sailing.md": "# Knots\nA bowline makes a fixed loop at the end of a rope. Sailors tie a cleat hitch to "
-        "secure a line to a cleat. A reef knot joins two ropes of equal thickness.",
+        "bread.md": "# Sourdough\nA sourdough starter needs flour and water every day. The dough rests for "
+        "twelve hours before baking. Bakers score the loaf so steam can escape in the oven.",
+        "sailing.md": "# Knots\nA bowline makes a fixed loop at the end of a rope. Sailors tie a cleat hitch "
+        "to secure a line to a cleat. A reef knot joins two ropes of equal thickness.",
     }
     for name, text in topics.items():
         (docs / name).write_text(text)
