@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import logging
 import subprocess
 import sys
 from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+# The benchmarks print their own figures; the loader's per-file warnings would only add noise.
+logging.getLogger("groundset.kg.loader").setLevel(logging.ERROR)
 
 
 @contextmanager
@@ -30,3 +33,14 @@ def stub_process(latency: float = 0.0, *, scripted: bool = False):
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def stub_models(url: str):
+    """ChatOpenAI and OpenAIEmbeddings pointed at a stub (no client retries: the engine retries)."""
+    from langchain_openai import ChatOpenAI, OpenAIEmbeddings
+
+    llm = ChatOpenAI(base_url=url, api_key="sk-bench", model="stub-model", max_retries=0)
+    embeddings = OpenAIEmbeddings(
+        base_url=url, api_key="sk-bench", model="stub-embed", check_embedding_ctx_length=False, max_retries=0
+    )
+    return llm, embeddings

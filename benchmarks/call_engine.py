@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from langchain_openai import ChatOpenAI  # noqa: E402
 from pydantic import BaseModel  # noqa: E402
 
-from benchmarks._stub_process import stub_process  # noqa: E402
+from benchmarks._stub_process import stub_models, stub_process  # noqa: E402
 from groundset.core import CallEngine, Prompt  # noqa: E402
 from groundset.core.structured import Method, request_kwargs  # noqa: E402
 
@@ -42,7 +42,7 @@ class AnswerPrompt(Prompt[Question, Answer]):
 
 
 def chat(url: str) -> ChatOpenAI:
-    return ChatOpenAI(base_url=url, api_key="sk-bench", model="stub-model", max_retries=0)
+    return stub_models(url)[0]
 
 
 async def raw_calls(model: ChatOpenAI, n: int, tag: str) -> float:

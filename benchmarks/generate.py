@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._stub_process import stub_process  # noqa: E402
+from benchmarks._stub_process import stub_models, stub_process  # noqa: E402
 from groundset.core import CallEngine, track  # noqa: E402
 from groundset.kg import build_knowledge_graph  # noqa: E402
 from groundset.synthesizers import TestsetGenerator  # noqa: E402
@@ -43,18 +43,9 @@ def main() -> None:
         f"rejected {sum(testset.metadata['rejections'].values())} {testset.metadata['rejections']}"
     )
 
-    from langchain_openai import ChatOpenAI, OpenAIEmbeddings
-
     latency, concurrency = 0.05, 16
     with tempfile.TemporaryDirectory() as tmp, stub_process(latency, scripted=True) as url:
-        llm = ChatOpenAI(base_url=url, api_key="sk-bench", model="stub-model", max_retries=0)
-        emb = OpenAIEmbeddings(
-            base_url=url,
-            api_key="sk-bench",
-            model="stub-embed",
-            check_embedding_ctx_length=False,
-            max_retries=0,
-        )
+        llm, emb = stub_models(url)
         engine = CallEngine(cache=Path(tmp) / "c", max_concurrency=concurrency)
         build_start = time.perf_counter()
         kg = build_knowledge_graph(CORPUS, llm=llm, embeddings=emb, engine=engine).kg

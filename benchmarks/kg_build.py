@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._stub_process import stub_process  # noqa: E402
+from benchmarks._stub_process import stub_models, stub_process  # noqa: E402
 from groundset.core import CallEngine  # noqa: E402
 from groundset.kg import KnowledgeGraph, NodeKind, add_documents, apply_transforms, default_transforms  # noqa: E402
 from groundset.kg.loader import load_documents  # noqa: E402
@@ -84,17 +84,8 @@ def main() -> None:
     print_rows(rows)
 
     print("3. the same build against the stub server (ChatOpenAI + OpenAIEmbeddings)", flush=True)
-    from langchain_openai import ChatOpenAI, OpenAIEmbeddings
-
     with tempfile.TemporaryDirectory() as tmp, stub_process(latency=0.0) as url:
-        llm = ChatOpenAI(base_url=url, api_key="sk-bench", model="stub-model", max_retries=0)
-        emb = OpenAIEmbeddings(
-            base_url=url,
-            api_key="sk-bench",
-            model="stub-embed",
-            check_embedding_ctx_length=False,
-            max_retries=0,
-        )
+        llm, emb = stub_models(url)
         engine = CallEngine(cache=Path(tmp) / "c", max_concurrency=32)
         kg, rows = staged_build(llm, emb, engine)
         chunks = len(kg.nodes(NodeKind.CHUNK))
