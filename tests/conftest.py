@@ -14,8 +14,12 @@ FAKE_KEY = "sk-groundset-FAKE-KEY-5f1c9a7e2b"
 # These modules run on the real corpora in ../shared/corpora (present in CI, beside the checkout).
 # On a machine without them they are left out, loudly, rather than failing at import.
 NEEDS_SHARED_CORPORA = [
-    "test_generate.py", "test_kg_build.py", "test_kg_loader.py", "test_kg_offline_nlp.py",
-    "test_offline_questions.py", "test_personas.py",
+    "test_generate.py",
+    "test_kg_build.py",
+    "test_kg_loader.py",
+    "test_kg_offline_nlp.py",
+    "test_offline_questions.py",
+    "test_personas.py",
 ]
 collect_ignore = [] if SHARED.is_dir() else NEEDS_SHARED_CORPORA
 
@@ -24,6 +28,7 @@ def pytest_report_header(config):
     if collect_ignore:
         return f"shared corpora not found at {SHARED}: skipping {', '.join(collect_ignore)}"
     return f"shared corpora: {SHARED}"
+
 
 _ISOLATE = (
     "GROUNDSET_LLM",

@@ -24,6 +24,8 @@ from ..core.hashing import stable_hash
 if TYPE_CHECKING:
     import pandas as pd
 
+    from ..scoring import EvaluationDataset
+
 HEADER_KEY = "_groundset_testset"
 FORMAT_VERSION = 1
 PANDAS_ATTR = "groundset_metadata"
@@ -181,6 +183,16 @@ class Testset:
 
     def to_dicts(self) -> list[dict[str, Any]]:
         return [sample.model_dump(mode="json") for sample in self.samples]
+
+    def to_evaluation_dataset(self) -> EvaluationDataset:
+        """The samples as an ``EvaluationDataset`` to score (responses and retrieved contexts still to fill).
+
+        The one place where an earlier part reaches a later one, lazily, because the design puts this
+        convenience on the test set; the mapping itself lives in ``EvaluationDataset.from_testset``.
+        """
+        from ..scoring import EvaluationDataset
+
+        return EvaluationDataset.from_testset(self)
 
     def counts(self, field: str) -> dict[str, int]:
         """Samples per value of ``field``, most common first; list fields count each distinct item once."""

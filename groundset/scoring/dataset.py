@@ -1,0 +1,301 @@
+"""EvaluationDataset: samples of one kind, read from rows, JSONL, CSV, pandas or a groundset Testset.
+
+Every loader goes through one row parser, so a bad row fails the same way from any source:
+with the file and line (or row) and the field, before any metric spends a model call on it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import logging
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, overload
+
+from ..core.atomic import atomic_write_text
+from ..core.errors import ConfigError
+from ..synthesizers.testset import FIELDS as TESTSET_FIELDS
+from ..synthesizers.testset import HEADER_KEY, Testset
+from .samples import LEGACY_NAMES, MultiTurnSample, SingleTurnSample, sample_from_row, valid_fields
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+logger = logging.getLogger("groundset.scoring.dataset")
+
+Sample = SingleTurnSample | MultiTurnSample
+
+_FROM_TESTSET = {"user_input", "reference", "reference_contexts", "reference_context_ids"}
+_META = {"id", "synthesizer", "persona", "style", "length", "source_documents"}
+_ALL_FIELDS = frozenset(SingleTurnSample.model_fields) | frozenset(MultiTurnSample.model_fields)
+# Cells that hold JSON in CSV files and in DataFrames read back with pandas.read_csv.
+_JSON_CELLS = frozenset(
+    {"retrieved_contexts", "retrieved_context_ids", "reference_contexts", "reference_context_ids"}
+    | {"multi_responses", "rubrics", "metadata", "reference_tool_calls", "reference_topics"}
+    | {"contexts", "ground_truths"}
+)
+
+
+class EvaluationDataset:
+    """An ordered list of samples, all single-turn or all multi-turn, as the metrics see them."""
+
+    def __init__(self, samples: Iterable[Sample] = ()) -> None:
+        self.samples: list[Sample] = list(samples)
+        first: type[Sample] | None = None
+        for index, sample in enumerate(self.samples):
+            if not isinstance(sample, SingleTurnSample | MultiTurnSample):
+                raise TypeError(
+                    f"sample {index} is {type(sample).__name__}, not a SingleTurnSample or MultiTurnSample"
+                )
+            this = MultiTurnSample if isinstance(sample, MultiTurnSample) else SingleTurnSample
+            first = first or this
+            if this is not first:
+                raise ValueError(
+                    f"samples mix kinds: sample 0 is {first.__name__} but sample {index} is {this.__name__}; "
+                    "a dataset holds single-turn or multi-turn samples, not both"
+                )
+
+    @property
+    def sample_type(self) -> type[SingleTurnSample] | type[MultiTurnSample] | None:
+        """The kind of every sample, or None when the dataset is empty."""
+        if not self.samples:
+            return None
+        return MultiTurnSample if isinstance(self.samples[0], MultiTurnSample) else SingleTurnSample
+
+    @property
+    def is_multi_turn(self) -> bool:
+        return self.sample_type is MultiTurnSample
+
+    def __len__(self) -> int:
+        return len(self.samples)
+
+    def __iter__(self) -> Iterator[Sample]:
+        return iter(self.samples)
+
+    @overload
+    def __getitem__(self, index: int) -> Sample: ...
+    @overload
+    def __getitem__(self, index: slice) -> EvaluationDataset: ...
+    def __getitem__(self, index: int | slice) -> Sample | EvaluationDataset:
+        if isinstance(index, slice):
+            return EvaluationDataset(self.samples[index])
+        return self.samples[index]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, EvaluationDataset):
+            return NotImplemented
+        return self.samples == other.samples
+
+    def __repr__(self) -> str:
+        name = f" {self.sample_type.__name__}" if self.sample_type else ""
+        return f"EvaluationDataset({len(self)}{name} samples, columns={sorted(self.columns())})"
+
+    # Columns: what the metric layer checks, for the whole dataset, before it makes any call.
+
+    def columns(self) -> set[str]:
+        """Fields set (not None) in at least one sample; metadata is not a column."""
+        return set().union(*(sample.present_fields() for sample in self.samples))
+
+    def missing(self, column: str) -> list[int]:
+        """Indices of the samples where ``column`` is None; an unknown name is an error, not []."""
+        valid = set(self.sample_type.model_fields) if self.sample_type else set(_ALL_FIELDS)
+        valid.discard("metadata")
+        if column not in valid:
+            raise ValueError(f"unknown column {column!r}; valid columns: {', '.join(sorted(valid))}")
+        return [index for index, sample in enumerate(self.samples) if getattr(sample, column) is None]
+
+    # Loaders.
+
+    @classmethod
+    def from_list(cls, rows: Iterable[Mapping[str, Any]]) -> EvaluationDataset:
+        """Rows as dicts (JSON-shaped); errors name the row by its 0-based index, as in ``rows[i]``."""
+        loader = _Loader("rows", prefix="")
+        for index, row in enumerate(rows):
+            loader.add(row, f"row {index}")
+        return loader.finish()
+
+    @classmethod
+    def from_jsonl(cls, path: str | Path) -> EvaluationDataset:
+        """One JSON object per line (lines numbered from 1); a groundset Testset file is recognised."""
+        loader = _Loader(str(path))
+        for number, line in enumerate(_read_text(path).split("\n"), start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ConfigError(
+                    f"{path} line {number}: not valid JSON ({exc.msg} at column {exc.colno})"
+                ) from None
+            if loader.first is None and _is_testset_record(record):
+                return cls.from_testset(Testset.from_jsonl(path))
+            loader.add(record, f"line {number}")
+        return loader.finish()
+
+    @classmethod
+    def from_csv(cls, path: str | Path) -> EvaluationDataset:
+        """List and object cells hold JSON (as Testset.to_csv writes them); an empty cell is None.
+
+        Rows are numbered as a spreadsheet shows them (the header is row 1). A user_input cell that
+        is a JSON array of objects is read as a conversation (multi-turn).
+        """
+        reader = csv.reader(io.StringIO(_read_text(path), newline=""))
+        columns = next(reader, None)
+        if columns is None:
+            return cls()
+        if {"id", "synthesizer"} <= set(columns) <= set(TESTSET_FIELDS):
+            return cls.from_testset(Testset.from_csv(path))
+        unknown = [column for column in columns if column not in _ALL_FIELDS and column not in LEGACY_NAMES]
+        if unknown or len(set(columns)) != len(columns):
+            problem = f"unknown column(s) {', '.join(unknown)}" if unknown else "repeated column names"
+            raise ConfigError(f"{path} row 1: {problem}; {valid_fields(SingleTurnSample)}")
+        loader = _Loader(str(path))
+        for number, row in enumerate(reader, start=2):
+            if not any(cell.strip() for cell in row):
+                continue
+            where = f"row {number}"
+            if len(row) != len(columns):
+                raise ConfigError(f"{path} {where}: expected {len(columns)} cells, found {len(row)}")
+            record = {
+                column: _parse_cell(column, cell, f"{path} {where}")
+                for column, cell in zip(columns, row, strict=True)
+                if cell != ""
+            }
+            loader.add(record, where)
+        return loader.finish()
+
+    @classmethod
+    def from_pandas(cls, frame: pd.DataFrame) -> EvaluationDataset:
+        """Inverse of :meth:`to_pandas`; also reads ``pandas.read_csv`` output (JSON text in list cells)."""
+        pandas = _import_pandas("from_pandas")
+        loader = _Loader("DataFrame")
+        for position, row in enumerate(frame.to_dict(orient="records")):
+            record: dict[str, Any] = {}
+            for column, value in row.items():
+                if hasattr(value, "tolist") and not isinstance(value, str):  # numpy arrays and scalars
+                    value = value.tolist()
+                if isinstance(value, tuple):
+                    value = list(value)
+                if pandas.api.types.is_scalar(value) and pandas.isna(value):
+                    continue  # an empty cell
+                if isinstance(value, str):
+                    value = _parse_cell(str(column), value, f"DataFrame row {position}")
+                record[str(column)] = value
+            loader.add(record, f"row {position}")
+        return loader.finish()
+
+    @classmethod
+    def from_testset(cls, testset: Testset) -> EvaluationDataset:
+        """Questions with their reference answer and grounding; the generation details go to metadata."""
+        return cls(
+            SingleTurnSample(
+                **item.model_dump(include=_FROM_TESTSET), metadata=item.model_dump(include=_META)
+            )
+            for item in testset
+        )
+
+    # Writers.
+
+    def to_list(self) -> list[dict[str, Any]]:
+        """JSON-ready dicts of the fields that are set; from_list() reads them back to an equal dataset."""
+        return [sample.to_dict() for sample in self.samples]
+
+    def to_jsonl(self, path: str | Path) -> None:
+        """One sample per line, written atomically: a reader never sees half a file."""
+        lines = []
+        for index, sample in enumerate(self.samples):
+            try:
+                lines.append(json.dumps(sample.to_dict(), ensure_ascii=False, allow_nan=False))
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"sample {index} cannot be written as JSON: {exc}") from None
+        atomic_write_text(path, "".join(line + "\n" for line in lines))
+
+    def to_pandas(self) -> pd.DataFrame:
+        """One row per sample, columns in field order; list fields stay Python lists."""
+        pandas = _import_pandas("to_pandas")
+        rows = self.to_list()
+        model = self.sample_type or SingleTurnSample
+        columns = [name for name in model.model_fields if any(name in row for row in rows)]
+        return pandas.DataFrame(rows, columns=columns)
+
+
+class _Loader:
+    """Turns raw rows into samples of one kind and gathers legacy renames into one notice per load."""
+
+    def __init__(self, source: str, prefix: str | None = None) -> None:
+        self.source, self.prefix = source, source if prefix is None else prefix
+        self.samples: list[Sample] = []
+        self.renames: dict[str, str] = {}
+        self.first: tuple[str, bool] | None = None  # where the first row was, and whether multi-turn
+
+    def add(self, row: object, where: str) -> None:
+        where = f"{self.prefix} {where}".lstrip()
+        sample = sample_from_row(row, where, self.renames)
+        multi = isinstance(sample, MultiTurnSample)
+        if self.first is None:
+            self.first = (where, multi)
+        elif self.first[1] != multi:
+            kinds = ("single-turn", "multi-turn")
+            raise ConfigError(
+                f"{where}: a {kinds[multi]} sample, but {self.first[0]} is {kinds[not multi]}; "
+                "a dataset holds one kind (multi-turn: user_input is a list of messages)"
+            )
+        self.samples.append(sample)
+
+    def finish(self) -> EvaluationDataset:
+        if self.renames:
+            renames = ", ".join(f"{old} -> {new}" for old, new in self.renames.items())
+            logger.warning(
+                "%s: read legacy column names (%s); rename them to silence this notice", self.source, renames
+            )
+        return EvaluationDataset(self.samples)
+
+
+def _is_testset_record(record: object) -> bool:
+    """A groundset Testset line: its header, or (headerless) a sample record with id and synthesizer."""
+    if not isinstance(record, dict):
+        return False
+    return HEADER_KEY in record or {"id", "synthesizer"} <= record.keys() <= set(TESTSET_FIELDS)
+
+
+def _parse_cell(column: str, cell: str, where: str) -> Any:
+    """Decode JSON cells; a user_input cell is a conversation only if it is a JSON array of objects."""
+    if column == "user_input":
+        try:
+            parsed = json.loads(cell)
+        except json.JSONDecodeError:
+            return cell
+        is_chat = isinstance(parsed, list) and bool(parsed) and all(isinstance(item, dict) for item in parsed)
+        return parsed if is_chat else cell
+    if column not in _JSON_CELLS:
+        return cell
+    try:
+        return json.loads(cell)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(
+            f"{where}: {column}: not valid JSON ({exc.msg} at column {exc.colno}); "
+            'list cells hold a JSON array such as ["first", "second"]'
+        ) from None
+
+
+def _read_text(path: str | Path) -> str:
+    """Decoded bytes, not read_text(): universal newlines would change a CR inside a CSV cell."""
+    try:
+        return Path(path).read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read the dataset {path}: {exc.strerror or exc}") from None
+
+
+def _import_pandas(caller: str) -> Any:
+    try:
+        import pandas
+    except ImportError as exc:
+        hint = "pip install 'groundset[pandas]'"
+        raise ImportError(
+            f"EvaluationDataset.{caller}() needs pandas, which is not installed: {hint}"
+        ) from exc
+    return pandas
