@@ -188,17 +188,7 @@ class TestsetGenerator:
         kept: list[list[TestsetSample]] = [[] for _ in distribution]
         with Progress(show_progress) as progress, progress.stage("samples", size) as advance:
             for phase in ("quota", "fill"):
-                while True:
-                    waves: list[tuple[int, list[Scenario]]] = []
-                    budget = size - sum(map(len, kept))
-                    for i in range(len(distribution)):
-                        need = counts[i] - len(kept[i]) if phase == "quota" else budget
-                        if need > 0 and queues[i]:
-                            wave, queues[i] = queues[i][:need], queues[i][need:]
-                            waves.append((i, wave))
-                            budget -= len(wave) if phase == "fill" else 0
-                    if not waves:
-                        break
+                while waves := _take_waves(phase, counts, kept, queues, size):
                     drafts = await asyncio.gather(
                         *(
                             asyncio.gather(
@@ -218,12 +208,12 @@ class TestsetGenerator:
                                 vector = next(vectors)
                                 if deduper.is_duplicate(vector):
                                     reason = "near-duplicate question"
-                                elif len(kept[i]) < cap:
+                                elif len(kept[i]) >= cap:
+                                    continue  # a surplus good sample, not a rejection
+                                else:
                                     deduper.keep(vector)
                                     kept[i].append(sample)
                                     advance()
-                                    continue
-                                else:
                                     continue
                             rejections[reason] += 1
         return [s for group in kept for s in group], rejections
@@ -273,3 +263,19 @@ class TestsetGenerator:
         **kwargs: Any,
     ) -> Testset:
         return run_sync(self.agenerate_from_documents(documents, testset_size, query_distribution, **kwargs))
+
+
+def _take_waves(
+    phase: str, counts: list[int], kept: list[list[TestsetSample]], queues: list[list[Scenario]], size: int
+) -> list[tuple[int, list[Scenario]]]:
+    """The next scenarios to try per synthesizer: its missing count ("quota"), or what still fits ("fill")."""
+    waves: list[tuple[int, list[Scenario]]] = []
+    budget = size - sum(map(len, kept))
+    for i, queue in enumerate(queues):
+        need = counts[i] - len(kept[i]) if phase == "quota" else budget
+        if need > 0 and queue:
+            waves.append((i, queue[:need]))
+            del queue[:need]
+            if phase == "fill":
+                budget -= len(waves[-1][1])
+    return waves

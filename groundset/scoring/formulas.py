@@ -1,0 +1,155 @@
+"""Pure, model-free math behind the metrics: scores from verdicts and counts, and their uncertainty.
+
+Kept apart from the Metric classes so that every number a metric reports can be checked by hand
+on a few integers, and so that NaN means one thing everywhere: "nothing to score", never 0.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+NAN = float("nan")
+
+
+def average_precision(verdicts: Sequence[int | bool]) -> float:
+    """Rank-weighted context precision: sum_k(P@k * v_k) / sum(v).
+
+    Rewards putting the useful contexts first. NaN when there is no verdict or no useful context,
+    since a ranking of nothing useful has no precision to weigh (0 would read as "badly ranked").
+    """
+    hits = 0
+    total = 0.0
+    for rank, verdict in enumerate(verdicts, start=1):
+        if verdict not in (0, 1):
+            raise ValueError(f"verdict at rank {rank} must be 0 or 1, got {verdict!r}")
+        if verdict:
+            hits += 1
+            total += hits / rank
+    return total / hits if hits else NAN
+
+
+def _check_counts(**counts: int) -> None:
+    for name, value in counts.items():
+        if value < 0:
+            raise ValueError(f"{name} must be >= 0, got {value}")
+
+
+def _from_counts(tp: int, fp: int, fn: int, denominator: int) -> float:
+    """Shared edge rules: NaN when there is nothing at all, 0 when there is something but no tp."""
+    _check_counts(tp=tp, fp=fp, fn=fn)
+    if tp == 0:
+        return NAN if fp == 0 and fn == 0 else 0.0
+    return tp / denominator
+
+
+def precision_from_counts(tp: int, fp: int, fn: int = 0) -> float:
+    """Precision tp / (tp + fp); NaN when all counts are 0, 0.0 when tp == 0 otherwise.
+
+    Takes fn so that claiming nothing against a non-empty reference scores 0, not NaN, and so that
+    the three functions are interchangeable by mode.
+    """
+    return _from_counts(tp, fp, fn, tp + fp)
+
+
+def recall_from_counts(tp: int, fp: int, fn: int) -> float:
+    """Recall tp / (tp + fn); NaN when all counts are 0, 0.0 when tp == 0 otherwise."""
+    return _from_counts(tp, fp, fn, tp + fn)
+
+
+def f1_from_counts(tp: int, fp: int, fn: int) -> float:
+    """F1 2tp / (2tp + fp + fn); NaN when all counts are 0, 0.0 when tp == 0 otherwise."""
+    return _from_counts(tp, fp, fn, 2 * tp + fp + fn)
+
+
+def ratio(numerator: int, denominator: int) -> float:
+    """numerator / denominator (e.g. supported / total statements); NaN when denominator is 0."""
+    _check_counts(numerator=numerator, denominator=denominator)
+    return numerator / denominator if denominator else NAN
+
+
+def weighted_blend(scores: Sequence[float], weights: Sequence[float]) -> float:
+    """sum(w_i * s_i) / sum(w_i) over non-zero weights.
+
+    A NaN score with non-zero weight makes the blend NaN (a missing part must not pass as 0);
+    a zero weight switches its score off entirely, NaN or not.
+    """
+    if len(scores) != len(weights):
+        raise ValueError(f"{len(scores)} scores but {len(weights)} weights")
+    if any(not math.isfinite(w) or w < 0 for w in weights):
+        raise ValueError(f"weights must be finite and >= 0, got {list(weights)}")
+    weight_sum = math.fsum(weights)
+    if weight_sum == 0:
+        raise ValueError("at least one weight must be > 0")
+    used = [(s, w) for s, w in zip(scores, weights, strict=True) if w > 0]
+    if any(math.isnan(s) for s, _ in used):
+        return NAN
+    return math.fsum(s * w for s, w in used) / weight_sum
+
+
+def cosine(a: npt.ArrayLike, b: npt.ArrayLike) -> float:
+    """a . b / (|a| |b|), clipped to [-1, 1]; NaN when either vector is all zeros (no direction)."""
+    va = np.asarray(a, dtype=np.float64).ravel()
+    vb = np.asarray(b, dtype=np.float64).ravel()
+    if va.shape != vb.shape:
+        raise ValueError(f"vectors differ in length: {va.size} vs {vb.size}")
+    norms = float(np.linalg.norm(va) * np.linalg.norm(vb))
+    if norms == 0.0:
+        return NAN
+    return float(np.clip(np.dot(va, vb) / norms, -1.0, 1.0))
+
+
+def bootstrap_ci(
+    values: Sequence[float] | npt.NDArray[np.float64],
+    *,
+    confidence: float = 0.95,
+    resamples: int = 2000,
+    seed: int = 0,
+) -> tuple[float, float, float]:
+    """(mean, low, high): percentile bootstrap CI of the mean over the non-NaN values.
+
+    NaNs are dropped (they are counted separately by the caller). All resamples are drawn as one
+    (resamples, n) index matrix from a seeded generator, so the interval is fast and reproducible.
+    The interval is widened to include the mean if float rounding put it just outside.
+    """
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    if resamples < 1:
+        raise ValueError(f"resamples must be >= 1, got {resamples}")
+    data = np.asarray(values, dtype=np.float64).ravel()
+    data = data[~np.isnan(data)]
+    n = data.size
+    if n == 0:
+        return (NAN, NAN, NAN)
+    mean = float(data.mean())
+    if n == 1:
+        return (mean, mean, mean)
+    rng = np.random.default_rng(seed)
+    means = data[rng.integers(0, n, size=(resamples, n))].mean(axis=1)
+    alpha = 1.0 - confidence
+    low, high = np.quantile(means, [alpha / 2, 1.0 - alpha / 2])
+    return (mean, min(float(low), mean), max(float(high), mean))
+
+
+def paired_bootstrap_diff(
+    a: Sequence[float] | npt.NDArray[np.float64],
+    b: Sequence[float] | npt.NDArray[np.float64],
+    *,
+    confidence: float = 0.95,
+    resamples: int = 2000,
+    seed: int = 0,
+) -> tuple[float, float, float]:
+    """(mean, low, high) of b - a over pairs where both are non-NaN; > 0 means run b scores higher.
+
+    Pairing by sample removes the between-sample spread, so a real difference shows up with far
+    fewer samples than comparing two independent intervals would need.
+    """
+    va = np.asarray(a, dtype=np.float64).ravel()
+    vb = np.asarray(b, dtype=np.float64).ravel()
+    if va.shape != vb.shape:
+        raise ValueError(f"paired runs differ in length: {va.size} vs {vb.size}")
+    both = ~(np.isnan(va) | np.isnan(vb))
+    return bootstrap_ci(vb[both] - va[both], confidence=confidence, resamples=resamples, seed=seed)
