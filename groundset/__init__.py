@@ -1,4 +1,11 @@
-"""groundset: docs folder -> knowledge graph -> grounded RAG test set -> scores. Offline by default."""
+"""groundset: docs folder -> knowledge graph -> grounded RAG test set -> scores. Offline by default.
+
+The parts (kg, personas, synthesizers, scoring) are imported on first use of one of their names,
+so `import groundset` and the CLI start fast.
+"""
+
+from importlib import import_module
+from typing import Any
 
 from ._version import __version__
 from .core import (
@@ -23,6 +30,33 @@ from .core import (
     track,
 )
 
+_LAZY = {
+    "KnowledgeGraph": "kg",
+    "load_documents": "kg",
+    "build_knowledge_graph": "kg",
+    "default_transforms": "kg",
+    "apply_transforms": "kg",
+    "Persona": "personas",
+    "generate_personas": "personas",
+    "load_personas": "personas",
+    "TestsetGenerator": "synthesizers",
+    "Testset": "synthesizers",
+    "TestsetSample": "synthesizers",
+    "EvaluationDataset": "scoring",
+    "SingleTurnSample": "scoring",
+    "MultiTurnSample": "scoring",
+}
+
+
+def __getattr__(name: str) -> Any:
+    part = _LAZY.get(name)
+    if part is None:
+        raise AttributeError(f"module 'groundset' has no attribute {name!r}")
+    value = getattr(import_module(f".{part}", __name__), name)
+    globals()[name] = value
+    return value
+
+
 __all__ = [
     "OFFLINE_LLM",
     "CallEngine",
@@ -44,4 +78,5 @@ __all__ = [
     "resolve_llm",
     "stage",
     "track",
+    *_LAZY,
 ]

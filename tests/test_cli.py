@@ -61,3 +61,12 @@ def test_console_script_is_installed():
     assert exe, "the groundset console script is not installed"
     done = subprocess.run([exe, "models", "--llm", "bad"], capture_output=True, text=True)
     assert done.returncode == 1 and done.stderr.startswith("error: llm: unknown model spec 'bad'")
+
+
+def test_public_api_names_resolve():
+    import groundset
+
+    for name in groundset.__all__:
+        assert getattr(groundset, name) is not None, name
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        groundset.nope  # noqa: B018
