@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -66,7 +67,7 @@ def test_counts_exact_values() -> None:
 
 
 @pytest.mark.parametrize("fn", [precision_from_counts, recall_from_counts, f1_from_counts])
-def test_counts_edge_cases(fn) -> None:  # noqa: ANN001
+def test_counts_edge_cases(fn: Callable[[int, int, int], float]) -> None:
     assert nan(fn(0, 0, 0))
     assert fn(0, 2, 0) == 0.0
     assert fn(0, 0, 3) == 0.0

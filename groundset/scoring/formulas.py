@@ -38,12 +38,12 @@ def _check_counts(**counts: int) -> None:
             raise ValueError(f"{name} must be >= 0, got {value}")
 
 
-def _from_counts(tp: int, fp: int, fn: int, denominator: int) -> float:
+def _from_counts(tp: int, fp: int, fn: int, numerator: int, denominator: int) -> float:
     """Shared edge rules: NaN when there is nothing at all, 0 when there is something but no tp."""
     _check_counts(tp=tp, fp=fp, fn=fn)
     if tp == 0:
         return NAN if fp == 0 and fn == 0 else 0.0
-    return tp / denominator
+    return numerator / denominator
 
 
 def precision_from_counts(tp: int, fp: int, fn: int = 0) -> float:
@@ -52,17 +52,17 @@ def precision_from_counts(tp: int, fp: int, fn: int = 0) -> float:
     Takes fn so that claiming nothing against a non-empty reference scores 0, not NaN, and so that
     the three functions are interchangeable by mode.
     """
-    return _from_counts(tp, fp, fn, tp + fp)
+    return _from_counts(tp, fp, fn, tp, tp + fp)
 
 
 def recall_from_counts(tp: int, fp: int, fn: int) -> float:
     """Recall tp / (tp + fn); NaN when all counts are 0, 0.0 when tp == 0 otherwise."""
-    return _from_counts(tp, fp, fn, tp + fn)
+    return _from_counts(tp, fp, fn, tp, tp + fn)
 
 
 def f1_from_counts(tp: int, fp: int, fn: int) -> float:
     """F1 2tp / (2tp + fp + fn); NaN when all counts are 0, 0.0 when tp == 0 otherwise."""
-    return _from_counts(tp, fp, fn, 2 * tp + fp + fn)
+    return _from_counts(tp, fp, fn, 2 * tp, 2 * tp + fp + fn)
 
 
 def ratio(numerator: int, denominator: int) -> float:
