@@ -1,6 +1,49 @@
 """Samples and datasets, metrics, evaluate(), results and reports."""
 
 from .dataset import EvaluationDataset
+from .evaluate import aevaluate, evaluate
+from .metric import Metric, MetricResult, OutputType, ScoringContext
+from .metrics import (
+    METRICS,
+    MRR,
+    NDCG,
+    AnswerRelevancy,
+    ContextPrecision,
+    ContextRecall,
+    ContextUtilization,
+    Faithfulness,
+    HitRate,
+    IDBasedContextPrecision,
+    IDBasedContextRecall,
+    SemanticSimilarity,
+    default_metrics,
+)
+from .result import Cell, EvaluationResult
 from .samples import MultiTurnSample, SingleTurnSample
 
-__all__ = ["EvaluationDataset", "MultiTurnSample", "SingleTurnSample"]
+__all__ = [
+    "METRICS",
+    "MRR",
+    "NDCG",
+    "AnswerRelevancy",
+    "Cell",
+    "ContextPrecision",
+    "ContextRecall",
+    "ContextUtilization",
+    "EvaluationDataset",
+    "EvaluationResult",
+    "Faithfulness",
+    "HitRate",
+    "IDBasedContextPrecision",
+    "IDBasedContextRecall",
+    "Metric",
+    "MetricResult",
+    "MultiTurnSample",
+    "OutputType",
+    "ScoringContext",
+    "SemanticSimilarity",
+    "SingleTurnSample",
+    "aevaluate",
+    "default_metrics",
+    "evaluate",
+]

@@ -1,0 +1,75 @@
+"""evaluate(): every (sample, metric) is a task on the call engine; a failure is a NaN with its error kept."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any
+
+from ..core.aio import run_sync
+from ..core.engine import CallEngine
+from ..core.errors import ConfigError, OfflineUnsupported
+from ..core.models import resolve_embeddings, resolve_llm
+from ..core.usage import track
+from ..kg.transform import Progress
+from .dataset import EvaluationDataset
+from .metric import Metric, ScoringContext
+from .result import Cell, EvaluationResult, metric_names
+
+
+def default_metrics() -> list[Metric]:
+    from .metrics import default_metrics as defaults
+
+    return defaults()
+
+
+async def aevaluate(
+    dataset: EvaluationDataset,
+    metrics: Sequence[Metric] | None = None,
+    *,
+    llm: Any = None,
+    embeddings: Any = None,
+    engine: CallEngine | None = None,
+    max_concurrency: int = 16,
+    timeout: float | None = 120.0,
+    raise_exceptions: bool = False,
+    show_progress: bool = True,
+    cache: Any = True,
+) -> EvaluationResult:
+    """Score ``dataset`` with ``metrics`` (default: faithfulness, answer relevancy, context precision,
+    context recall). Required columns are checked for every metric and row before any call."""
+    if not isinstance(dataset, EvaluationDataset):
+        raise ConfigError(f"dataset must be an EvaluationDataset, got {type(dataset).__name__}")
+    metrics = list(metrics) if metrics is not None else default_metrics()
+    names = metric_names(metrics)
+    problems = [line for metric in metrics for line in metric.check(dataset)]
+    if problems:
+        raise ConfigError("the dataset cannot be scored as asked:\n  " + "\n  ".join(problems))
+    engine = engine or CallEngine(cache=cache, max_concurrency=max_concurrency, timeout=timeout)
+    ctx = ScoringContext(resolve_llm(llm).model, resolve_embeddings(embeddings).model, engine)
+    cells: list[dict[str, Cell]] = [{} for _ in dataset]
+
+    async def one(index: int, metric: Metric, advance: Any) -> None:
+        try:
+            result = await metric.ascore(dataset[index], ctx)
+            cells[index][metric.name] = Cell(result.value, result.reason, result.trace)
+        except OfflineUnsupported as exc:
+            cells[index][metric.name] = Cell(float("nan"), exc.reason)
+        except Exception as exc:
+            if raise_exceptions:
+                raise
+            cells[index][metric.name] = Cell(float("nan"), error=f"{type(exc).__name__}: {exc}")
+        advance()
+
+    total = len(dataset) * len(metrics)
+    with track() as usage, Progress(show_progress) as progress, progress.stage("scoring", total) as advance:
+        await asyncio.gather(*(one(i, m, advance) for i in range(len(dataset)) for m in metrics))
+    by_metric = {m.name: vars(usage[m.stage]) for m in metrics}
+    return EvaluationResult(dataset, names, cells, by_metric)
+
+
+def evaluate(
+    dataset: EvaluationDataset, metrics: Sequence[Metric] | None = None, **options: Any
+) -> EvaluationResult:
+    """The sync twin of ``aevaluate`` (works inside a running event loop too)."""
+    return run_sync(aevaluate(dataset, metrics, **options))

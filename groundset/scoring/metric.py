@@ -1,0 +1,115 @@
+"""The metric interface: one small class per metric with one obvious method, ``ascore(sample)``.
+
+A metric declares the columns it needs (``"reference:optional"`` marks an optional one), its
+output type and whether it needs an LLM or embeddings. Columns are checked for the whole
+dataset before any call, so a missing column fails in a second, not after an hour of calls.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, ClassVar
+
+from ..core.aio import run_sync
+from ..core.engine import CallEngine, get_engine
+from ..core.models import resolve_embeddings, resolve_llm
+from .dataset import EvaluationDataset
+from .samples import MultiTurnSample, SingleTurnSample
+
+Sample = SingleTurnSample | MultiTurnSample
+
+
+class OutputType(StrEnum):
+    BINARY = "binary"
+    DISCRETE = "discrete"
+    CONTINUOUS = "continuous"
+    RANKING = "ranking"
+
+
+@dataclass(frozen=True)
+class MetricResult:
+    """A score (NaN when it cannot be computed), why, and the judge's intermediate outputs."""
+
+    value: float
+    reason: str = ""
+    trace: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def nan(cls, reason: str, **trace: Any) -> MetricResult:
+        return cls(math.nan, reason, dict(trace))
+
+
+@dataclass
+class ScoringContext:
+    """The models and engine a metric scores with."""
+
+    llm: Any
+    embeddings: Any
+    engine: CallEngine
+
+
+class Metric(ABC):
+    """Subclasses set ``name`` and ``columns`` and implement ``_ascore``."""
+
+    name: ClassVar[str]
+    columns: ClassVar[tuple[str, ...]]
+    output_type: ClassVar[OutputType] = OutputType.CONTINUOUS
+    needs_llm: ClassVar[bool] = False
+    needs_embeddings: ClassVar[bool] = False
+
+    def __init__(self, *, llm: Any = None, embeddings: Any = None) -> None:
+        self.llm = llm
+        self.embeddings = embeddings
+
+    @property
+    def stage(self) -> str:
+        return f"metric.{self.name}"
+
+    @classmethod
+    def required(cls) -> list[str]:
+        return [c for c in cls.columns if not c.endswith(":optional")]
+
+    @classmethod
+    def optional(cls) -> list[str]:
+        return [c.removesuffix(":optional") for c in cls.columns if c.endswith(":optional")]
+
+    def check(self, dataset: EvaluationDataset) -> list[str]:
+        """One line per required column that some rows lack, naming the metric, the column and the rows."""
+        problems = []
+        for column in self.required():
+            rows = dataset.missing(column)
+            if rows:
+                shown = ", ".join(map(str, rows[:10])) + (
+                    f" and {len(rows) - 10} more" if len(rows) > 10 else ""
+                )
+                problems.append(f"metric {self.name} needs column {column!r}, missing in row(s) {shown}")
+        return problems
+
+    def context(self, ctx: ScoringContext | None) -> ScoringContext:
+        """The metric's own models where it has them, else the run's, else the defaults."""
+        base = ctx or ScoringContext(resolve_llm(None).model, resolve_embeddings(None).model, get_engine())
+        return ScoringContext(
+            resolve_llm(self.llm).model if self.llm is not None else base.llm,
+            resolve_embeddings(self.embeddings).model if self.embeddings is not None else base.embeddings,
+            base.engine,
+        )
+
+    async def ascore(self, sample: Sample, ctx: ScoringContext | None = None) -> MetricResult:
+        missing = [c for c in self.required() if getattr(sample, c, None) is None]
+        if missing:
+            raise ValueError(f"metric {self.name} needs {', '.join(missing)} in the sample")
+        return await self._ascore(sample, self.context(ctx))
+
+    def score(self, sample: Sample, ctx: ScoringContext | None = None) -> MetricResult:
+        """The sync twin of ``ascore`` (works inside a running event loop too)."""
+        return run_sync(self.ascore(sample, ctx))
+
+    @abstractmethod
+    async def _ascore(self, sample: Any, ctx: ScoringContext) -> MetricResult:
+        """Score one sample whose required columns are present."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"

@@ -1,0 +1,47 @@
+"""The metrics, by name. ``default_metrics()`` is what ``evaluate()`` runs when given none."""
+
+from __future__ import annotations
+
+from ..metric import Metric
+from .contexts import ContextPrecision, ContextUtilization
+from .retrieval import MRR, NDCG, HitRate, IDBasedContextPrecision, IDBasedContextRecall
+from .similarity import AnswerRelevancy, SemanticSimilarity
+from .statements import ContextRecall, Faithfulness
+
+METRICS: dict[str, type[Metric]] = {
+    cls.name: cls
+    for cls in (
+        Faithfulness,
+        AnswerRelevancy,
+        ContextPrecision,
+        ContextUtilization,
+        ContextRecall,
+        SemanticSimilarity,
+        IDBasedContextPrecision,
+        IDBasedContextRecall,
+        HitRate,
+        MRR,
+        NDCG,
+    )
+}
+
+
+def default_metrics() -> list[Metric]:
+    return [Faithfulness(), AnswerRelevancy(), ContextPrecision(), ContextRecall()]
+
+
+__all__ = [
+    "METRICS",
+    "MRR",
+    "NDCG",
+    "AnswerRelevancy",
+    "ContextPrecision",
+    "ContextRecall",
+    "ContextUtilization",
+    "Faithfulness",
+    "HitRate",
+    "IDBasedContextPrecision",
+    "IDBasedContextRecall",
+    "SemanticSimilarity",
+    "default_metrics",
+]

@@ -1,0 +1,49 @@
+"""Context precision: were the useful contexts ranked first? Rank-weighted average precision."""
+
+from __future__ import annotations
+
+from ..formulas import average_precision
+from ..metric import Metric, MetricResult, OutputType, ScoringContext
+from ..prompts import ContextsToJudge, ContextUsefulnessPrompt
+from ..samples import SingleTurnSample
+
+
+class ContextPrecision(Metric):
+    """Usefulness verdicts v1..vK of the retrieved contexts for the reference; sum_k(P@k * v_k) / sum(v)."""
+
+    name = "context_precision"
+    columns = ("user_input", "retrieved_contexts", "reference")
+    output_type = OutputType.CONTINUOUS
+    needs_llm = True
+    answer_field = "reference"
+
+    async def _ascore(self, sample: SingleTurnSample, ctx: ScoringContext) -> MetricResult:
+        contexts = sample.retrieved_contexts or []
+        if not contexts:
+            return MetricResult.nan("no retrieved contexts")
+        judged = await ContextUsefulnessPrompt().run(
+            ctx.llm,
+            ContextsToJudge(
+                question=sample.user_input or "",
+                answer=getattr(sample, self.answer_field) or "",
+                contexts=contexts,
+            ),
+            engine=ctx.engine,
+            stage=self.stage,
+        )
+        if len(judged.useful) != len(contexts):
+            raise ValueError(f"the judge gave {len(judged.useful)} verdicts for {len(contexts)} contexts")
+        verdicts = [int(v) for v in judged.useful]
+        score = average_precision(verdicts)
+        reason = (
+            f"{sum(verdicts)} of {len(verdicts)} contexts useful" if sum(verdicts) else "no useful context"
+        )
+        return MetricResult(score, reason, {"useful": verdicts})
+
+
+class ContextUtilization(ContextPrecision):
+    """Context precision judged against the response instead of a reference (no reference needed)."""
+
+    name = "context_utilization"
+    columns = ("user_input", "retrieved_contexts", "response")
+    answer_field = "response"

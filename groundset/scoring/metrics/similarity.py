@@ -1,0 +1,94 @@
+"""Metrics on embeddings: semantic similarity of response and reference; response relevancy."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from ...core.models import is_offline
+from ..formulas import cosine
+from ..metric import Metric, MetricResult, OutputType, ScoringContext
+from ..prompts import ResponseQuestionPrompt, ResponseToQuestion
+from ..samples import SingleTurnSample
+
+_NONCOMMITTAL = re.compile(
+    r"\b(i (do not|don't|cannot|can't) (know|say|tell|be sure)|i'?m not sure|not sure|no idea|unable to "
+    r"(answer|determine|find)|it depends|cannot be determined|no information|not (mentioned|specified) in)\b",
+    re.IGNORECASE,
+)
+
+
+def is_noncommittal(response: str) -> bool:
+    """Evasive or vague answers ("I'm not sure", "it depends"): the offline stand-in for the judge's flag."""
+    return bool(_NONCOMMITTAL.search(response))
+
+
+class SemanticSimilarity(Metric):
+    """Cosine of the response and reference embeddings; with ``threshold``, 1.0 at or above it, else 0.0."""
+
+    name = "semantic_similarity"
+    columns = ("response", "reference")
+    needs_embeddings = True
+
+    def __init__(self, *, threshold: float | None = None, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.threshold = threshold
+        if threshold is not None:
+            self.output_type = OutputType.BINARY  # type: ignore[misc]
+
+    async def _ascore(self, sample: SingleTurnSample, ctx: ScoringContext) -> MetricResult:
+        vectors = await ctx.engine.embed(
+            ctx.embeddings, [sample.response or "", sample.reference or ""], stage=self.stage
+        )
+        score = cosine(vectors[0], vectors[1])
+        if self.threshold is not None and not np.isnan(score):
+            return MetricResult(
+                float(score >= self.threshold), f"cosine {score:.3f} vs threshold {self.threshold}"
+            )
+        return MetricResult(score, f"cosine {score:.3f}")
+
+
+class AnswerRelevancy(Metric):
+    """Mean cosine of the question and ``strictness`` questions written back from the response; 0 when the
+    judge finds every generation noncommittal. Offline: cosine(question, response), 0 if noncommittal."""
+
+    name = "answer_relevancy"
+    columns = ("user_input", "response")
+    needs_llm = True
+    needs_embeddings = True
+
+    def __init__(self, *, strictness: int = 3, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        if strictness < 1:
+            raise ValueError(f"strictness must be >= 1, got {strictness}")
+        self.strictness = strictness
+
+    async def _ascore(self, sample: SingleTurnSample, ctx: ScoringContext) -> MetricResult:
+        question, response = sample.user_input or "", sample.response or ""
+        if is_offline(ctx.llm):
+            if is_noncommittal(response):
+                return MetricResult(0.0, "the response is noncommittal", {"offline": True})
+            vectors = await ctx.engine.embed(ctx.embeddings, [question, response], stage=self.stage)
+            score = cosine(vectors[0], vectors[1])
+            return MetricResult(score, f"cosine of question and response {score:.3f}", {"offline": True})
+        outs = await ResponseQuestionPrompt().run(
+            ctx.llm,
+            ResponseToQuestion(response=response),
+            n=self.strictness,
+            engine=ctx.engine,
+            stage=self.stage,
+        )
+        outs = outs if isinstance(outs, list) else [outs]
+        generated = [o.question for o in outs]
+        vectors = await ctx.engine.embed(ctx.embeddings, [question, *generated], stage=self.stage)
+        similarities = [cosine(vectors[0], v) for v in vectors[1:]]
+        trace = {
+            "questions": generated,
+            "noncommittal": [o.noncommittal for o in outs],
+            "cosines": similarities,
+        }
+        if all(o.noncommittal for o in outs):
+            return MetricResult(0.0, "every generated question judged the response noncommittal", trace)
+        score = float(np.mean(similarities))
+        return MetricResult(score, f"mean cosine of {len(generated)} generated questions {score:.3f}", trace)

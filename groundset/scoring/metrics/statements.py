@@ -1,0 +1,76 @@
+"""Metrics that decompose a text into statements and judge each one against a context.
+
+Faithfulness (response vs retrieved contexts) and context recall (reference vs retrieved
+contexts) send the same decomposition and verdict prompts that other metrics send, so running
+them together pays for each shared step once.
+"""
+
+from __future__ import annotations
+
+from ...core.verdicts import StatementsAndContext, SupportPrompt
+from ..formulas import ratio
+from ..metric import Metric, MetricResult, ScoringContext
+from ..prompts import Statements, StatementsPrompt, TextToSplit
+from ..samples import SingleTurnSample
+
+
+async def statements_of(text: str, question: str, ctx: ScoringContext, stage: str) -> list[str]:
+    """The text's self-contained statements (one shared, cached call per distinct text and question)."""
+    found: Statements = await StatementsPrompt().run(
+        ctx.llm, TextToSplit(question=question, text=text), engine=ctx.engine, stage=stage
+    )
+    return [s.strip() for s in found.statements if s.strip()]
+
+
+async def supported(
+    statements: list[str], contexts: list[str], ctx: ScoringContext, stage: str
+) -> list[bool]:
+    """One support verdict per statement against the joined contexts (one call for all of them)."""
+    answer = await SupportPrompt().run(
+        ctx.llm,
+        StatementsAndContext(statements=statements, context="\n\n".join(contexts)),
+        engine=ctx.engine,
+        stage=stage,
+    )
+    if len(answer.verdicts) != len(statements):
+        raise ValueError(f"the judge gave {len(answer.verdicts)} verdicts for {len(statements)} statements")
+    return [v.supported for v in answer.verdicts]
+
+
+class Faithfulness(Metric):
+    """Share of the response's statements that the retrieved contexts support (NaN without statements)."""
+
+    name = "faithfulness"
+    columns = ("user_input:optional", "response", "retrieved_contexts")
+    needs_llm = True
+
+    async def _ascore(self, sample: SingleTurnSample, ctx: ScoringContext) -> MetricResult:
+        statements = await statements_of(sample.response or "", sample.user_input or "", ctx, self.stage)
+        if not statements:
+            return MetricResult.nan("the response makes no statement")
+        verdicts = await supported(statements, sample.retrieved_contexts or [], ctx, self.stage)
+        score = ratio(sum(verdicts), len(verdicts))
+        return MetricResult(
+            score,
+            f"{sum(verdicts)} of {len(verdicts)} statements are supported by the retrieved contexts",
+            {"statements": statements, "supported": verdicts},
+        )
+
+
+class ContextRecall(Metric):
+    """Share of the reference's statements that the retrieved contexts support."""
+
+    name = "context_recall"
+    columns = ("user_input:optional", "retrieved_contexts", "reference")
+    needs_llm = True
+
+    async def _ascore(self, sample: SingleTurnSample, ctx: ScoringContext) -> MetricResult:
+        statements = await statements_of(sample.reference or "", sample.user_input or "", ctx, self.stage)
+        if not statements:
+            return MetricResult.nan("the reference makes no statement")
+        verdicts = await supported(statements, sample.retrieved_contexts or [], ctx, self.stage)
+        return MetricResult(
+            ratio(sum(verdicts), len(verdicts)),
+            f"{sum(verdicts)} of {len(verdicts)} reference statements are found in the retrieved contexts",
+            {"statements": statements, "supported": verdicts},
+        )

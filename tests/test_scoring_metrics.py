@@ -1,0 +1,196 @@
+"""Metrics and evaluate(): formulas with scripted judges, NaN cases, validation, sharing, offline sanity."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
+from groundset.core import CallEngine, ConfigError
+from groundset.scoring import (
+    AnswerRelevancy,
+    ContextPrecision,
+    ContextRecall,
+    EvaluationDataset,
+    EvaluationResult,
+    Faithfulness,
+    SingleTurnSample,
+    evaluate,
+)
+
+from .corpora import EXAMPLE_DOCS
+from .openai_stub import Reply
+
+
+def fake(*answers: dict) -> FakeListChatModel:
+    return FakeListChatModel(responses=[json.dumps(a) for a in answers])
+
+
+def engine() -> CallEngine:
+    return CallEngine(cache=False)
+
+
+SAMPLE = SingleTurnSample(
+    user_input="How long are blocks kept?",
+    response="Blocks are kept for 15 days. They are compressed. They live on the moon.",
+    retrieved_contexts=[
+        "Blocks are kept for 15 days and compressed.",
+        "Grafana draws dashboards.",
+        "Old blocks are deleted.",
+        "Alerts are grouped.",
+    ],
+    reference="Blocks are kept for 15 days.",
+)
+
+
+@pytest.mark.parametrize(
+    ("verdicts", "expected"),
+    [([1, 1, 0, 0], 1.0), ([1, 0, 1, 0], 0.833), ([0, 1, 0, 1], 0.5), ([0, 0, 1, 1], 0.417)],
+)
+def test_context_precision_table(verdicts, expected):
+    model = fake({"useful": [bool(v) for v in verdicts]})
+    result = ContextPrecision(llm=model).score(SAMPLE)
+    assert result.value == pytest.approx(expected, abs=1e-3)
+    assert result.trace["useful"] == verdicts
+
+
+def test_context_precision_nan_without_useful_context_and_error_on_wrong_count():
+    assert math.isnan(ContextPrecision(llm=fake({"useful": [False] * 4})).score(SAMPLE).value)
+    result = evaluate(
+        EvaluationDataset([SAMPLE]),
+        [ContextPrecision(llm=fake({"useful": [True]}))],
+        show_progress=False,
+        cache=False,
+    )
+    assert math.isnan(result.cells[0]["context_precision"].value)
+    assert "1 verdicts for 4 contexts" in result.cells[0]["context_precision"].error
+    assert result.aggregate()["context_precision"]["errors"] == 1
+
+
+def test_faithfulness_formula_and_trace():
+    statements = ["Blocks are kept for 15 days.", "Blocks are compressed.", "Blocks live on the moon."]
+    model = fake(
+        {"statements": statements},
+        {
+            "verdicts": [
+                {"statement": s, "supported": ok}
+                for s, ok in zip(statements, [True, True, False], strict=True)
+            ]
+        },
+    )
+    result = Faithfulness(llm=model).score(SAMPLE)
+    assert result.value == pytest.approx(2 / 3)
+    assert result.trace == {"statements": statements, "supported": [True, True, False]}
+
+
+def test_faithfulness_is_nan_without_statements():
+    result = Faithfulness(llm=fake({"statements": []})).score(SAMPLE)
+    assert math.isnan(result.value) and "no statement" in result.reason
+
+
+def test_context_recall_formula():
+    model = fake(
+        {"statements": ["a", "b"]},
+        {"verdicts": [{"statement": "a", "supported": True}, {"statement": "b", "supported": False}]},
+    )
+    assert ContextRecall(llm=model).score(SAMPLE).value == 0.5
+
+
+def test_answer_relevancy_noncommittal_and_n():
+    committal = fake(*[{"question": "How long are blocks kept?", "noncommittal": False}] * 3)
+    result = AnswerRelevancy(llm=committal, strictness=3).score(SAMPLE)
+    assert 0.99 <= result.value <= 1.0 and len(result.trace["questions"]) == 3
+    evasive = fake(*[{"question": "How long are blocks kept?", "noncommittal": True}] * 3)
+    assert AnswerRelevancy(llm=evasive).score(SAMPLE).value == 0.0
+    offline = AnswerRelevancy().score(SAMPLE.model_copy(update={"response": "I'm not sure, it depends."}))
+    assert offline.value == 0.0 and offline.trace["offline"]
+
+
+def test_missing_columns_fail_before_any_call(stub, chat):
+    rows = [SAMPLE.model_dump(exclude_none=True), {"user_input": "q", "response": "r"}]
+    dataset = EvaluationDataset.from_list(rows)
+    with pytest.raises(ConfigError) as caught:
+        evaluate(dataset, [Faithfulness(), ContextRecall()], llm=chat, show_progress=False, cache=False)
+    message = str(caught.value)
+    assert "metric faithfulness needs column 'retrieved_contexts', missing in row(s) 1" in message
+    assert "metric context_recall needs column 'reference', missing in row(s) 1" in message
+    assert stub.requests == []
+
+
+def test_shared_steps_make_fewer_calls_together_than_alone(stub, chat, tmp_path):
+    def judge(body):
+        data = json.loads(body["messages"][-1]["content"].removeprefix("Input: "))
+        if "text" in data:
+            return Reply.json({"statements": [s.strip() + "." for s in data["text"].split(".") if s.strip()]})
+        if "statements" in data:
+            return Reply.json({"verdicts": [{"statement": s, "supported": True} for s in data["statements"]]})
+        return None
+
+    stub.on_chat(judge)
+    row = SAMPLE.model_copy(update={"reference": SAMPLE.response})  # same text decomposed by both metrics
+    dataset = EvaluationDataset([row, row.model_copy(update={"user_input": "Where are blocks?"})])
+    alone = 0
+    for metric in (Faithfulness(), ContextRecall()):
+        before = len(stub.chat_requests)
+        evaluate(dataset, [metric], llm=chat, engine=CallEngine(cache=False), show_progress=False)
+        alone += len(stub.chat_requests) - before
+    before = len(stub.chat_requests)
+    result = evaluate(
+        dataset,
+        [Faithfulness(), ContextRecall()],
+        llm=chat,
+        engine=CallEngine(cache=False),
+        show_progress=False,
+    )
+    together = len(stub.chat_requests) - before
+    assert together < alone
+    saved = sum(u["shared"] + u["cache_hits"] for u in result.usage.values())
+    assert together + saved == 2 * 2 * 2  # 2 metrics x 2 rows, each asking for statements and verdicts
+    assert saved >= alone - together  # the usage summary shows the saving
+
+
+def test_a_rerun_with_the_cache_repeats_no_call_and_results_round_trip(stub, chat, tmp_path):
+    dataset = EvaluationDataset([SAMPLE])
+    first = evaluate(dataset, [ContextPrecision()], llm=chat, cache=tmp_path / "c", show_progress=False)
+    calls = len(stub.chat_requests)
+    again = evaluate(dataset, [ContextPrecision()], llm=chat, cache=tmp_path / "c", show_progress=False)
+    assert len(stub.chat_requests) == calls and again.usage["context_precision"]["calls"] == 0
+    first.to_jsonl(tmp_path / "run.jsonl")
+    back = EvaluationResult.load(tmp_path / "run.jsonl")
+    assert back.metrics == ["context_precision"]
+    assert back.cells[0]["context_precision"].trace == first.cells[0]["context_precision"].trace
+
+
+@pytest.fixture(scope="module")
+def grounded_samples():
+    from groundset.synthesizers import TestsetGenerator
+
+    testset = TestsetGenerator(engine=CallEngine(cache=False)).generate_from_documents(
+        EXAMPLE_DOCS, 12, seed=4
+    )
+    return list(testset)
+
+
+def test_offline_sanity_on_real_text(grounded_samples):
+    same = [
+        SingleTurnSample(
+            user_input=s.user_input,
+            response=s.reference,
+            reference=s.reference,
+            retrieved_contexts=s.reference_contexts,
+        )
+        for s in grounded_samples
+    ]
+    result = evaluate(
+        EvaluationDataset(same), [Faithfulness(), ContextRecall()], show_progress=False, cache=False
+    )
+    aggregate = result.aggregate()
+    assert aggregate["faithfulness"]["mean"] >= 0.9 and aggregate["context_recall"]["mean"] >= 0.9
+    unrelated = (
+        "Sourdough needs a starter fed with flour and water. The loaf bakes for forty minutes at high heat."
+    )
+    off = [s.model_copy(update={"response": unrelated}) for s in same]
+    faithfulness = evaluate(EvaluationDataset(off), [Faithfulness()], show_progress=False, cache=False)
+    assert faithfulness.aggregate()["faithfulness"]["mean"] <= 0.3
