@@ -194,3 +194,40 @@ def test_offline_sanity_on_real_text(grounded_samples):
     off = [s.model_copy(update={"response": unrelated}) for s in same]
     faithfulness = evaluate(EvaluationDataset(off), [Faithfulness()], show_progress=False, cache=False)
     assert faithfulness.aggregate()["faithfulness"]["mean"] <= 0.3
+
+
+def test_evaluate_and_metrics_commands(tmp_path, capsys, grounded_samples):
+    from groundset.cli import main
+
+    rows = [
+        {
+            "user_input": s.user_input,
+            "response": s.reference,
+            "reference": s.reference,
+            "retrieved_contexts": s.reference_contexts,
+        }
+        for s in grounded_samples
+    ]
+    data = tmp_path / "data.jsonl"
+    data.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    code = main(
+        [
+            "evaluate",
+            str(data),
+            "--metrics",
+            "faithfulness,context_recall",
+            "--out",
+            str(tmp_path / "run.jsonl"),
+            "--no-cache",
+            "-q",
+        ]
+    )
+    printed = capsys.readouterr().out
+    assert code == 0, printed
+    assert "faithfulness" in printed and "95% CI" in printed and "model calls 0" in printed
+    assert EvaluationResult.load(tmp_path / "run.jsonl").metrics == ["faithfulness", "context_recall"]
+    assert main(["evaluate", str(data), "--metrics", "faithfulness,wisdom", "-q"]) == 2
+    assert "unknown metric(s) wisdom" in capsys.readouterr().err
+    assert main(["metrics"]) == 0
+    listed = capsys.readouterr().out
+    assert "context_precision" in listed and "retrieved_context_ids" in listed

@@ -10,6 +10,7 @@ from .._version import __version__
 from ..core import ConfigError, GroundsetError, default_cache_dir, describe_model
 from ..core.secrets import redact
 from .common import EmbeddingsOption, LlmOption, err, out
+from .evaluate import evaluate, metrics
 from .generate import generate, personas
 from .kg import kg_app
 
@@ -41,6 +42,8 @@ def _root(
 app.add_typer(kg_app, name="kg")
 app.command("generate")(generate)
 app.command("personas")(personas)
+app.command("evaluate")(evaluate)
+app.command("metrics")(metrics)
 
 
 @app.command()

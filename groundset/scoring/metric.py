@@ -59,6 +59,7 @@ class Metric(ABC):
     output_type: ClassVar[OutputType] = OutputType.CONTINUOUS
     needs_llm: ClassVar[bool] = False
     needs_embeddings: ClassVar[bool] = False
+    runs_offline: ClassVar[bool] = True  # False: offline runs give NaN with the reason
 
     def __init__(self, *, llm: Any = None, embeddings: Any = None) -> None:
         self.llm = llm
