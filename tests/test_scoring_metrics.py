@@ -231,3 +231,82 @@ def test_evaluate_and_metrics_commands(tmp_path, capsys, grounded_samples):
     assert main(["metrics"]) == 0
     listed = capsys.readouterr().out
     assert "context_precision" in listed and "retrieved_context_ids" in listed
+
+
+def _verdicts(*flags: bool) -> dict:
+    return {"verdicts": [{"statement": f"s{i}", "supported": f} for i, f in enumerate(flags)]}
+
+
+def test_answer_correctness_blends_f1_and_similarity():
+    from groundset.scoring import AnswerCorrectness
+
+    sample = SingleTurnSample(response="A. B. C.", reference="A. B. D. E.")
+    model = fake(
+        {"statements": ["A", "B", "C"]},
+        {"statements": ["A", "B", "D", "E"]},
+        _verdicts(True, True, False),  # response statements vs reference: TP 2, FP 1
+        _verdicts(True, True, False, False),  # reference statements vs response: FN 2
+    )
+    result = AnswerCorrectness(llm=model, weights=(1.0, 0.0)).score(sample)
+    assert result.value == pytest.approx(2 * 2 / (2 * 2 + 1 + 2))  # F1 = 2TP / (2TP + FP + FN)
+    assert result.trace["covered"] == [True, True, False, False]
+    blended = AnswerCorrectness(
+        llm=fake({"statements": ["A"]}, {"statements": ["A"]}, _verdicts(True), _verdicts(True))
+    ).score(SingleTurnSample(response="same words here", reference="same words here"))
+    assert blended.value == pytest.approx(1.0, abs=1e-6)
+
+
+@pytest.mark.parametrize(("mode", "expected"), [("precision", 2 / 3), ("recall", 0.5), ("f1", 4 / 7)])
+def test_factual_correctness_modes(mode, expected):
+    from groundset.scoring import FactualCorrectness
+
+    sample = SingleTurnSample(response="A. B. C.", reference="A. B. D. E.")
+    answers = [{"statements": ["A", "B", "C"]}]
+    if mode != "precision":
+        answers.append({"statements": ["A", "B", "D", "E"]})
+    answers.append(_verdicts(True, True, False))
+    if mode != "precision":
+        answers.append(_verdicts(True, True, False, False))
+    assert FactualCorrectness(llm=fake(*answers), mode=mode).score(sample).value == pytest.approx(expected)
+
+
+def test_four_statement_metrics_together_make_fewer_calls_than_alone(stub, chat):
+    from groundset.scoring import AnswerCorrectness, FactualCorrectness
+
+    def judge(body):
+        data = json.loads(body["messages"][-1]["content"].removeprefix("Input: "))
+        if "text" in data:
+            return Reply.json({"statements": [s.strip() + "." for s in data["text"].split(".") if s.strip()]})
+        if "statements" in data:
+            return Reply.json({"verdicts": [{"statement": s, "supported": True} for s in data["statements"]]})
+        return None
+
+    stub.on_chat(judge)
+    dataset = EvaluationDataset([SAMPLE, SAMPLE.model_copy(update={"user_input": "Where are blocks kept?"})])
+    metrics = [Faithfulness, AnswerCorrectness, FactualCorrectness, ContextRecall]
+    alone = 0
+    for metric in metrics:
+        before = len(stub.chat_requests)
+        evaluate(
+            dataset,
+            [metric()],
+            llm=chat,
+            embeddings="offline",
+            engine=CallEngine(cache=False),
+            show_progress=False,
+        )
+        alone += len(stub.chat_requests) - before
+    before = len(stub.chat_requests)
+    result = evaluate(
+        dataset,
+        [m() for m in metrics],
+        llm=chat,
+        embeddings="offline",
+        engine=CallEngine(cache=False),
+        show_progress=False,
+    )
+    together = len(stub.chat_requests) - before
+    assert together < alone, (together, alone)
+    assert sum(u["calls"] for u in result.usage.values()) == together
+    assert sum(u["shared"] + u["cache_hits"] for u in result.usage.values()) >= alone - together
+    assert all(not row[m.name].error for row in result.cells for m in metrics)

@@ -18,6 +18,12 @@ OFFLINE_USEFUL = 0.35
 class TextToSplit(BaseModel):
     question: str = Field(default="", description="the question the text answers, for context")
     text: str
+    atomicity: str = Field(
+        default="standard", description="'high': one fact per statement; 'standard' otherwise"
+    )
+    coverage: str = Field(
+        default="standard", description="'high': keep every detail; 'standard': main points"
+    )
 
 
 class Statements(BaseModel):
@@ -29,7 +35,9 @@ class StatementsPrompt(Prompt[TextToSplit, Statements]):
     instruction = (
         "Break the text into short factual statements. Each statement must make sense on its own: replace "
         "pronouns and vague references with the names they stand for, keep numbers and conditions, and "
-        "leave out greetings, hedges and filler. Do not add anything the text does not say."
+        "leave out greetings, hedges and filler. Do not add anything the text does not say. With atomicity "
+        "'high' split until each statement holds exactly one fact; with coverage 'high' keep every detail, "
+        "with coverage 'standard' keep the main points."
     )
     examples = [
         (

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..metric import Metric
 from .contexts import ContextPrecision, ContextUtilization
+from .correctness import AnswerCorrectness, FactualCorrectness
 from .retrieval import MRR, NDCG, HitRate, IDBasedContextPrecision, IDBasedContextRecall
 from .similarity import AnswerRelevancy, SemanticSimilarity
 from .statements import ContextRecall, Faithfulness
@@ -17,6 +18,8 @@ METRICS: dict[str, type[Metric]] = {
         ContextUtilization,
         ContextRecall,
         SemanticSimilarity,
+        AnswerCorrectness,
+        FactualCorrectness,
         IDBasedContextPrecision,
         IDBasedContextRecall,
         HitRate,
@@ -34,7 +37,9 @@ __all__ = [
     "METRICS",
     "MRR",
     "NDCG",
+    "AnswerCorrectness",
     "AnswerRelevancy",
+    "FactualCorrectness",
     "ContextPrecision",
     "ContextRecall",
     "ContextUtilization",

@@ -14,10 +14,21 @@ from ..prompts import Statements, StatementsPrompt, TextToSplit
 from ..samples import SingleTurnSample
 
 
-async def statements_of(text: str, question: str, ctx: ScoringContext, stage: str) -> list[str]:
-    """The text's self-contained statements (one shared, cached call per distinct text and question)."""
+async def statements_of(
+    text: str,
+    question: str,
+    ctx: ScoringContext,
+    stage: str,
+    *,
+    atomicity: str = "standard",
+    coverage: str = "standard",
+) -> list[str]:
+    """The text's self-contained statements (one shared, cached call per distinct text and settings)."""
     found: Statements = await StatementsPrompt().run(
-        ctx.llm, TextToSplit(question=question, text=text), engine=ctx.engine, stage=stage
+        ctx.llm,
+        TextToSplit(question=question, text=text, atomicity=atomicity, coverage=coverage),
+        engine=ctx.engine,
+        stage=stage,
     )
     return [s.strip() for s in found.statements if s.strip()]
 

@@ -1,0 +1,102 @@
+"""Correctness of the response against the reference, from statements judged both ways.
+
+Answer correctness: response statements supported by the reference are true positives, the
+others false positives; reference statements the response does not support are false
+negatives; F1 is blended with embedding similarity. Factual correctness: claims of each side
+verified against the other; precision, recall or F1. Both reuse the statement and verdict
+prompts of faithfulness and context recall, so the four together share their calls.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from ..formulas import cosine, f1_from_counts, precision_from_counts, recall_from_counts, weighted_blend
+from ..metric import Metric, MetricResult, ScoringContext
+from ..samples import SingleTurnSample
+from .statements import statements_of, supported
+
+
+class AnswerCorrectness(Metric):
+    name = "answer_correctness"
+    columns = ("user_input:optional", "response", "reference")
+    needs_llm = True
+    needs_embeddings = True
+
+    def __init__(self, *, weights: tuple[float, float] = (0.75, 0.25), **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        if len(weights) != 2 or min(weights) < 0 or sum(weights) <= 0:
+            raise ValueError(f"weights must be two non-negative numbers (F1, similarity), got {weights}")
+        self.weights = weights
+
+    async def _ascore(self, sample: SingleTurnSample, ctx: ScoringContext) -> MetricResult:
+        question, response, reference = sample.user_input or "", sample.response or "", sample.reference or ""
+        said = await statements_of(response, question, ctx, self.stage)
+        expected = await statements_of(reference, question, ctx, self.stage)
+        if not said and not expected:
+            return MetricResult.nan("neither the response nor the reference makes a statement")
+        tp_flags = await supported(said, [reference], ctx, self.stage) if said else []
+        covered = await supported(expected, [response], ctx, self.stage) if expected else []
+        tp, fp, fn = sum(tp_flags), len(tp_flags) - sum(tp_flags), len(covered) - sum(covered)
+        f1 = f1_from_counts(tp, fp, fn)
+        similarity = 0.0
+        if self.weights[1] > 0:
+            vectors = await ctx.engine.embed(ctx.embeddings, [response, reference], stage=self.stage)
+            similarity = cosine(vectors[0], vectors[1])
+        score = weighted_blend([f1, similarity], list(self.weights))
+        trace = {
+            "response_statements": said,
+            "true_positive": tp_flags,
+            "reference_statements": expected,
+            "covered": covered,
+            "f1": f1,
+            "similarity": similarity,
+        }
+        return MetricResult(
+            score, f"TP {tp}, FP {fp}, FN {fn}; F1 {f1:.3f}, similarity {similarity:.3f}", trace
+        )
+
+
+class FactualCorrectness(Metric):
+    name = "factual_correctness"
+    columns = ("user_input:optional", "response", "reference")
+    needs_llm = True
+
+    def __init__(
+        self,
+        *,
+        mode: Literal["precision", "recall", "f1"] = "f1",
+        atomicity: Literal["standard", "high"] = "standard",
+        coverage: Literal["standard", "high"] = "standard",
+        **kwargs: object,
+    ) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        if mode not in ("precision", "recall", "f1"):
+            raise ValueError(f"mode must be 'precision', 'recall' or 'f1', got {mode!r}")
+        self.mode, self.atomicity, self.coverage = mode, atomicity, coverage
+
+    async def _ascore(self, sample: SingleTurnSample, ctx: ScoringContext) -> MetricResult:
+        question, response, reference = sample.user_input or "", sample.response or "", sample.reference or ""
+        options = {"atomicity": self.atomicity, "coverage": self.coverage}
+        claims = await statements_of(response, question, ctx, self.stage, **options)
+        truth = (
+            await statements_of(reference, question, ctx, self.stage, **options)
+            if self.mode != "precision"
+            else []
+        )
+        if not claims and not truth:
+            return MetricResult.nan("no claim to verify")
+        right = await supported(claims, [reference], ctx, self.stage) if claims else []
+        found = await supported(truth, [response], ctx, self.stage) if truth else []
+        tp, fp, fn = sum(right), len(right) - sum(right), len(found) - sum(found)
+        formula = {"precision": precision_from_counts, "recall": recall_from_counts, "f1": f1_from_counts}[
+            self.mode
+        ]
+        score = formula(tp, fp, fn)
+        trace = {
+            "claims": claims,
+            "claims_supported": right,
+            "reference_claims": truth,
+            "reference_found": found,
+        }
+        return MetricResult(score, f"{self.mode}: TP {tp}, FP {fp}, FN {fn}", trace)
