@@ -184,3 +184,23 @@ async def test_cost_comes_from_the_price_table_and_n_counts_tokens_once(stub, ch
     unpriced = CallEngine(cache=False, prices={})
     await SplitPrompt().run(chat, Passage(text="three."), engine=unpriced)
     assert unpriced.usage["test.split"].cost == 0 and unpriced.usage["test.split"].unpriced_calls == 1
+
+
+async def test_a_shared_call_survives_one_cancelled_caller_and_stops_when_all_give_up(stub, chat, tmp_path):
+    engine = CallEngine(cache=False)
+    stub.latency = 0.3
+    data = Passage(text="shared and cancelled")
+    first = asyncio.ensure_future(JudgePrompt().run(chat, data, engine=engine))
+    second = asyncio.ensure_future(JudgePrompt().run(chat, data, engine=engine))
+    await asyncio.sleep(0.1)
+    first.cancel()
+    assert isinstance((await second).supported, bool)  # the other caller still gets the answer
+    assert len(stub.chat_requests) == 1
+    lonely = asyncio.ensure_future(JudgePrompt().run(chat, Passage(text="nobody waits"), engine=engine))
+    await asyncio.sleep(0.1)
+    lonely.cancel()
+    for _ in range(50):
+        if stub.chat_requests[-1].client_disconnected:
+            break
+        await asyncio.sleep(0.02)
+    assert stub.chat_requests[-1].client_disconnected  # nobody waited: the request was dropped

@@ -310,3 +310,66 @@ def test_four_statement_metrics_together_make_fewer_calls_than_alone(stub, chat)
     assert sum(u["calls"] for u in result.usage.values()) == together
     assert sum(u["shared"] + u["cache_hits"] for u in result.usage.values()) >= alone - together
     assert all(not row[m.name].error for row in result.cells for m in metrics)
+
+
+NOISY = SingleTurnSample(
+    user_input="How long are blocks kept?",
+    response="Blocks are kept for 15 days. Blocks are stored on tape drives.",
+    reference="Blocks are kept for 15 days.",
+    retrieved_contexts=[
+        "Blocks are kept for 15 days and compressed.",
+        "Archived blocks are stored on tape drives in the basement.",
+    ],
+)
+
+
+def test_noise_sensitivity_modes_offline():
+    from groundset.scoring import NoiseSensitivity
+
+    relevant = NoiseSensitivity().score(NOISY)
+    assert relevant.value == 0.0 and relevant.trace["relevant_contexts"] == [True, False]
+    irrelevant = NoiseSensitivity(mode="irrelevant").score(NOISY)
+    assert irrelevant.value == 0.5 and irrelevant.trace["noisy"] == [False, True]
+    with pytest.raises(ValueError, match="mode must be"):
+        NoiseSensitivity(mode="loud")
+
+
+def test_context_entity_recall():
+    from groundset.scoring import ContextEntityRecall
+
+    model = fake({"entities": ["TSDB", "15 days", "Thanos"]})
+    result = ContextEntityRecall(llm=model).score(
+        NOISY.model_copy(update={"retrieved_contexts": ["The TSDB keeps blocks for 15 days."]})
+    )
+    assert result.value == pytest.approx(2 / 3) and result.trace["present"] == ["TSDB", "15 days"]
+    assert math.isnan(ContextEntityRecall(llm=fake({"entities": []})).score(NOISY).value)
+
+
+async def test_an_interrupted_run_resumed_with_the_cache_repeats_no_finished_call(stub, chat, tmp_path):
+    import asyncio
+
+    stub.latency = 0.05
+    stub.on_chat(lambda body: Reply.json({"useful": [True, False, True, False]}))
+    rows = [SAMPLE.model_copy(update={"user_input": f"Question number {i}?"}) for i in range(40)]
+    dataset = EvaluationDataset(rows)
+    from groundset.scoring import aevaluate
+
+    engine = CallEngine(cache=tmp_path / "cache", max_concurrency=4)
+    task = asyncio.ensure_future(
+        aevaluate(dataset, [ContextPrecision()], llm=chat, engine=engine, show_progress=False)
+    )
+    while len(engine.cache) < 8:  # let some cells finish, then interrupt the run
+        await asyncio.sleep(0.005)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    await asyncio.sleep(0.2)
+    first = len(stub.chat_requests)
+    stored = len(engine.cache)  # the cells that finished before the interruption
+    assert stored >= 8 and first < 40  # the interruption stopped the queued calls
+    result = await aevaluate(
+        dataset, [ContextPrecision()], llm=chat, cache=tmp_path / "cache", show_progress=False
+    )
+    assert len(stub.chat_requests) - first == 40 - stored  # only unfinished cells are asked again
+    assert result.usage["context_precision"]["cache_hits"] == stored
+    assert not any(math.isnan(row["context_precision"].value) for row in result.cells)

@@ -66,6 +66,7 @@ class CallEngine:
         self._limiter: Any = None
         self._semaphore: asyncio.Semaphore | None = None
         self._inflight: dict[str, asyncio.Future[Any]] = {}
+        self._waiters: dict[str, int] = {}
         self.structured_methods: dict[str, Any] = {}
         self._clients = PrivateClients(max_concurrency)
 
@@ -100,15 +101,26 @@ class CallEngine:
             if hit is not None:
                 self.record(stage, cache_hits=1)
                 return hit
-        pending = self._inflight.get(key)
-        if pending is not None:
+        task = self._inflight.get(key)
+        if task is not None:
             self.record(stage, shared=1)
-            return await asyncio.shield(pending)
-        task = asyncio.ensure_future(self._compute_and_store(key, compute, kind))
-        self._inflight[key] = task
-        task.add_done_callback(lambda t: self._inflight.pop(key, None))
-        task.add_done_callback(_consume_exception)
-        return await asyncio.shield(task)
+        else:
+            task = asyncio.ensure_future(self._compute_and_store(key, compute, kind))
+            self._inflight[key] = task
+            self._waiters[key] = 0
+            task.add_done_callback(lambda t: (self._inflight.pop(key, None), self._waiters.pop(key, None)))
+            task.add_done_callback(_consume_exception)
+        # The computation is shared: one caller giving up must not cancel it for the others, but once
+        # every caller has given up (an interrupted run), it is cancelled so nothing more is spent.
+        self._waiters[key] += 1
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            if key in self._waiters:
+                self._waiters[key] -= 1
+                if self._waiters[key] == 0:
+                    task.cancel()
+            raise
 
     async def _compute_and_store(self, key: str, compute: Callable[[], Awaitable[bytes]], kind: str) -> bytes:
         value = await compute()

@@ -123,3 +123,30 @@ class ResponseQuestionPrompt(Prompt[ResponseToQuestion, GeneratedQuestion]):
             GeneratedQuestion(question="How long are blocks kept?", noncommittal=True),
         ),
     ]
+
+
+class TextForEntities(BaseModel):
+    text: str
+
+
+class Entities(BaseModel):
+    entities: list[str] = Field(description="named things in the text, written as in the text")
+
+
+class EntitiesPrompt(Prompt[TextForEntities, Entities]):
+    name = "scoring.entities"
+    instruction = (
+        "List the named things the text mentions: people, organisations, products, components, places, "
+        "dates, numbers with units, code identifiers and standards. Copy each as written; no duplicates."
+    )
+    examples = [
+        (
+            TextForEntities(text="Alertmanager 0.27 sends alerts to PagerDuty every 5 minutes."),
+            Entities(entities=["Alertmanager 0.27", "PagerDuty", "5 minutes"]),
+        )
+    ]
+
+    def offline(self, data: TextForEntities) -> Entities:
+        from ..kg.entities import EntityExtractor
+
+        return Entities(entities=EntityExtractor().extract(data.text))

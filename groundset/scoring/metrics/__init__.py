@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..metric import Metric
 from .contexts import ContextPrecision, ContextUtilization
 from .correctness import AnswerCorrectness, FactualCorrectness
+from .noise import ContextEntityRecall, NoiseSensitivity
 from .retrieval import MRR, NDCG, HitRate, IDBasedContextPrecision, IDBasedContextRecall
 from .similarity import AnswerRelevancy, SemanticSimilarity
 from .statements import ContextRecall, Faithfulness
@@ -20,6 +21,8 @@ METRICS: dict[str, type[Metric]] = {
         SemanticSimilarity,
         AnswerCorrectness,
         FactualCorrectness,
+        ContextEntityRecall,
+        NoiseSensitivity,
         IDBasedContextPrecision,
         IDBasedContextRecall,
         HitRate,
@@ -37,9 +40,11 @@ __all__ = [
     "METRICS",
     "MRR",
     "NDCG",
+    "NoiseSensitivity",
     "AnswerCorrectness",
     "AnswerRelevancy",
     "FactualCorrectness",
+    "ContextEntityRecall",
     "ContextPrecision",
     "ContextRecall",
     "ContextUtilization",
