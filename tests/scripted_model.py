@@ -2,7 +2,8 @@
 
 Graph facts and summaries come from the prompts' own offline forms (sent back as JSON over real
 HTTP), questions and references from the context text, verdicts say "supported", personas from
-the offline form. Used by tests and benchmarks that need a whole pipeline to run through the stub.
+the offline form; scoring prompts get sentence splits, word-overlap usefulness and a question
+made from the response. Used by tests and benchmarks that need a whole pipeline to run through the stub.
 """
 
 from __future__ import annotations
@@ -27,6 +28,15 @@ def scripted(body: dict[str, Any]) -> Reply | None:
         return Reply.json(SummaryPrompt().offline(DocumentText(**data)).model_dump())
     if set(data) == {"summaries", "themes"}:
         return Reply.json(PersonaPrompt().offline(PersonaInput(**data)).model_dump())
+    if {"atomicity", "coverage", "text"} <= set(data):  # scoring: statements of a text
+        sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", data["text"]) if s.strip()]
+        return Reply.json({"statements": sentences})
+    if {"answer", "contexts"} <= set(data):  # scoring: usefulness of each context
+        answer = set(data["answer"].casefold().split())
+        useful = [len(answer & set(c.casefold().split())) >= 3 for c in data["contexts"]]
+        return Reply.json({"useful": useful})
+    if set(data) == {"response"}:  # scoring: the question a response answers
+        return Reply.json({"question": data["response"].split(".")[0] + "?", "noncommittal": False})
     if "contexts" in data:
         first = re.split(r"(?<=[.!?])\s+", plain_text(data["contexts"][0]).strip())[0]
         question = f"What do the docs explain about {data['terms'][0]} for a {data['style']} reader?"

@@ -65,6 +65,9 @@ async def aevaluate(
     with track() as usage, Progress(show_progress) as progress, progress.stage("scoring", total) as advance:
         await asyncio.gather(*(one(i, m, advance) for i in range(len(dataset)) for m in metrics))
     by_metric = {m.name: vars(usage[m.stage]) for m in metrics}
+    by_metric.update(
+        {f"{m.name}.embed": vars(usage[f"{m.stage}.embed"]) for m in metrics if m.needs_embeddings}
+    )
     return EvaluationResult(dataset, names, cells, by_metric)
 
 

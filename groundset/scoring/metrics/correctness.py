@@ -41,7 +41,9 @@ class AnswerCorrectness(Metric):
         f1 = f1_from_counts(tp, fp, fn)
         similarity = 0.0
         if self.weights[1] > 0:
-            vectors = await ctx.engine.embed(ctx.embeddings, [response, reference], stage=self.stage)
+            vectors = await ctx.engine.embed(
+                ctx.embeddings, [response, reference], stage=f"{self.stage}.embed"
+            )
             similarity = cosine(vectors[0], vectors[1])
         score = weighted_blend([f1, similarity], list(self.weights))
         trace = {

@@ -39,7 +39,7 @@ class SemanticSimilarity(Metric):
 
     async def _ascore(self, sample: SingleTurnSample, ctx: ScoringContext) -> MetricResult:
         vectors = await ctx.engine.embed(
-            ctx.embeddings, [sample.response or "", sample.reference or ""], stage=self.stage
+            ctx.embeddings, [sample.response or "", sample.reference or ""], stage=f"{self.stage}.embed"
         )
         score = cosine(vectors[0], vectors[1])
         if self.threshold is not None and not np.isnan(score):
@@ -69,7 +69,9 @@ class AnswerRelevancy(Metric):
         if is_offline(ctx.llm):
             if is_noncommittal(response):
                 return MetricResult(0.0, "the response is noncommittal", {"offline": True})
-            vectors = await ctx.engine.embed(ctx.embeddings, [question, response], stage=self.stage)
+            vectors = await ctx.engine.embed(
+                ctx.embeddings, [question, response], stage=f"{self.stage}.embed"
+            )
             score = cosine(vectors[0], vectors[1])
             return MetricResult(score, f"cosine of question and response {score:.3f}", {"offline": True})
         outs = await ResponseQuestionPrompt().run(
@@ -81,7 +83,7 @@ class AnswerRelevancy(Metric):
         )
         outs = outs if isinstance(outs, list) else [outs]
         generated = [o.question for o in outs]
-        vectors = await ctx.engine.embed(ctx.embeddings, [question, *generated], stage=self.stage)
+        vectors = await ctx.engine.embed(ctx.embeddings, [question, *generated], stage=f"{self.stage}.embed")
         similarities = [cosine(vectors[0], v) for v in vectors[1:]]
         trace = {
             "questions": generated,
