@@ -28,9 +28,23 @@ def scripted(body: dict[str, Any]) -> Reply | None:
         return Reply.json(SummaryPrompt().offline(DocumentText(**data)).model_dump())
     if set(data) == {"summaries", "themes"}:
         return Reply.json(PersonaPrompt().offline(PersonaInput(**data)).model_dump())
-    if {"atomicity", "coverage", "text"} <= set(data):  # scoring: statements of a text
-        sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", data["text"]) if s.strip()]
-        return Reply.json({"statements": sentences})
+    if {"atomicity", "coverage"} <= set(data):  # scoring: statements of response and reference
+
+        def split(text: str) -> list[str]:
+            return [s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()]
+
+        return Reply.json({"response": split(data["response"]), "reference": split(data["reference"])})
+    if set(data) == {"response", "reference"}:  # scoring: both-ways comparison of statements
+        reference_words = set(" ".join(data["reference"]).casefold().split())
+        response_words = set(" ".join(data["response"]).casefold().split())
+        return Reply.json(
+            {
+                "response_supported": [
+                    set(s.casefold().split()) <= reference_words for s in data["response"]
+                ],
+                "reference_covered": [set(s.casefold().split()) <= response_words for s in data["reference"]],
+            }
+        )
     if {"answer", "contexts"} <= set(data):  # scoring: usefulness of each context
         answer = set(data["answer"].casefold().split())
         useful = [len(answer & set(c.casefold().split())) >= 3 for c in data["contexts"]]

@@ -72,7 +72,7 @@ def test_context_precision_nan_without_useful_context_and_error_on_wrong_count()
 def test_faithfulness_formula_and_trace():
     statements = ["Blocks are kept for 15 days.", "Blocks are compressed.", "Blocks live on the moon."]
     model = fake(
-        {"statements": statements},
+        {"response": statements, "reference": ["Blocks are kept for 15 days."]},
         {
             "verdicts": [
                 {"statement": s, "supported": ok}
@@ -86,13 +86,13 @@ def test_faithfulness_formula_and_trace():
 
 
 def test_faithfulness_is_nan_without_statements():
-    result = Faithfulness(llm=fake({"statements": []})).score(SAMPLE)
+    result = Faithfulness(llm=fake({"response": [], "reference": ["x"]})).score(SAMPLE)
     assert math.isnan(result.value) and "no statement" in result.reason
 
 
 def test_context_recall_formula():
     model = fake(
-        {"statements": ["a", "b"]},
+        {"response": ["r"], "reference": ["a", "b"]},
         {"verdicts": [{"statement": "a", "supported": True}, {"statement": "b", "supported": False}]},
     )
     assert ContextRecall(llm=model).score(SAMPLE).value == 0.5
@@ -122,8 +122,16 @@ def test_missing_columns_fail_before_any_call(stub, chat):
 def test_shared_steps_make_fewer_calls_together_than_alone(stub, chat, tmp_path):
     def judge(body):
         data = json.loads(body["messages"][-1]["content"].removeprefix("Input: "))
-        if "text" in data:
-            return Reply.json({"statements": [s.strip() + "." for s in data["text"].split(".") if s.strip()]})
+        if "atomicity" in data:
+            split = lambda text: [s.strip() + "." for s in text.split(".") if s.strip()]  # noqa: E731
+            return Reply.json({"response": split(data["response"]), "reference": split(data["reference"])})
+        if "response" in data and "reference" in data:
+            return Reply.json(
+                {
+                    "response_supported": [True] * len(data["response"]),
+                    "reference_covered": [True] * len(data["reference"]),
+                }
+            )
         if "statements" in data:
             return Reply.json({"verdicts": [{"statement": s, "supported": True} for s in data["statements"]]})
         return None
@@ -242,16 +250,18 @@ def test_answer_correctness_blends_f1_and_similarity():
 
     sample = SingleTurnSample(response="A. B. C.", reference="A. B. D. E.")
     model = fake(
-        {"statements": ["A", "B", "C"]},
-        {"statements": ["A", "B", "D", "E"]},
-        _verdicts(True, True, False),  # response statements vs reference: TP 2, FP 1
-        _verdicts(True, True, False, False),  # reference statements vs response: FN 2
+        {"response": ["A", "B", "C"], "reference": ["A", "B", "D", "E"]},
+        # response statements vs reference: TP 2, FP 1; reference statements vs response: FN 2
+        {"response_supported": [True, True, False], "reference_covered": [True, True, False, False]},
     )
     result = AnswerCorrectness(llm=model, weights=(1.0, 0.0)).score(sample)
     assert result.value == pytest.approx(2 * 2 / (2 * 2 + 1 + 2))  # F1 = 2TP / (2TP + FP + FN)
     assert result.trace["covered"] == [True, True, False, False]
     blended = AnswerCorrectness(
-        llm=fake({"statements": ["A"]}, {"statements": ["A"]}, _verdicts(True), _verdicts(True))
+        llm=fake(
+            {"response": ["A"], "reference": ["A"]},
+            {"response_supported": [True], "reference_covered": [True]},
+        )
     ).score(SingleTurnSample(response="same words here", reference="same words here"))
     assert blended.value == pytest.approx(1.0, abs=1e-6)
 
@@ -261,12 +271,10 @@ def test_factual_correctness_modes(mode, expected):
     from groundset.scoring import FactualCorrectness
 
     sample = SingleTurnSample(response="A. B. C.", reference="A. B. D. E.")
-    answers = [{"statements": ["A", "B", "C"]}]
-    if mode != "precision":
-        answers.append({"statements": ["A", "B", "D", "E"]})
-    answers.append(_verdicts(True, True, False))
-    if mode != "precision":
-        answers.append(_verdicts(True, True, False, False))
+    answers = [
+        {"response": ["A", "B", "C"], "reference": ["A", "B", "D", "E"]},
+        {"response_supported": [True, True, False], "reference_covered": [True, True, False, False]},
+    ]
     assert FactualCorrectness(llm=fake(*answers), mode=mode).score(sample).value == pytest.approx(expected)
 
 
@@ -275,8 +283,16 @@ def test_four_statement_metrics_together_make_fewer_calls_than_alone(stub, chat)
 
     def judge(body):
         data = json.loads(body["messages"][-1]["content"].removeprefix("Input: "))
-        if "text" in data:
-            return Reply.json({"statements": [s.strip() + "." for s in data["text"].split(".") if s.strip()]})
+        if "atomicity" in data:
+            split = lambda text: [s.strip() + "." for s in text.split(".") if s.strip()]  # noqa: E731
+            return Reply.json({"response": split(data["response"]), "reference": split(data["reference"])})
+        if "response" in data and "reference" in data:
+            return Reply.json(
+                {
+                    "response_supported": [True] * len(data["response"]),
+                    "reference_covered": [True] * len(data["reference"]),
+                }
+            )
         if "statements" in data:
             return Reply.json({"verdicts": [{"statement": s, "supported": True} for s in data["statements"]]})
         return None

@@ -9,15 +9,16 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from ..core.prompts import Prompt
-from ..core.verdicts import content_words, lexical_support
+from ..core.verdicts import OFFLINE_SUPPORT_RATIO, content_words, lexical_support
 from ..kg.sentences import plain_text, split_sentences
 
 OFFLINE_USEFUL = 0.35
 
 
-class TextToSplit(BaseModel):
-    question: str = Field(default="", description="the question the text answers, for context")
-    text: str
+class SampleTexts(BaseModel):
+    question: str = Field(default="", description="the question both texts answer, for context")
+    response: str = Field(default="", description="the system's answer (may be empty)")
+    reference: str = Field(default="", description="the reference answer (may be empty)")
     atomicity: str = Field(
         default="standard", description="'high': one fact per statement; 'standard' otherwise"
     )
@@ -26,38 +27,90 @@ class TextToSplit(BaseModel):
     )
 
 
-class Statements(BaseModel):
-    statements: list[str] = Field(description="short statements that each stand on their own")
+class SampleStatements(BaseModel):
+    response: list[str] = Field(description="statements of the response")
+    reference: list[str] = Field(description="statements of the reference")
 
 
-class StatementsPrompt(Prompt[TextToSplit, Statements]):
+class StatementsPrompt(Prompt[SampleTexts, SampleStatements]):
+    """Both texts of a sample in one call, so every metric that needs either shares it."""
+
     name = "scoring.statements"
+    version = 2
     instruction = (
-        "Break the text into short factual statements. Each statement must make sense on its own: replace "
-        "pronouns and vague references with the names they stand for, keep numbers and conditions, and "
-        "leave out greetings, hedges and filler. Do not add anything the text does not say. With atomicity "
-        "'high' split until each statement holds exactly one fact; with coverage 'high' keep every detail, "
-        "with coverage 'standard' keep the main points."
+        "Break the response and the reference each into short factual statements. Each statement must make "
+        "sense on its own: replace pronouns and vague references with the names they stand for, keep "
+        "numbers and conditions, and leave out greetings, hedges and filler. Do not add anything a text "
+        "does not say; an empty text gives no statements. With atomicity 'high' split until each statement "
+        "holds exactly one fact; with coverage 'high' keep every detail, with 'standard' the main points."
     )
     examples = [
         (
-            TextToSplit(
+            SampleTexts(
                 question="What does the exporter do?",
-                text="It exposes host metrics on port 9100. It is written in Go and runs on Linux.",
+                response="It exposes host metrics on port 9100 and is written in Go.",
+                reference="The node exporter exposes host metrics on port 9100.",
             ),
-            Statements(
-                statements=[
+            SampleStatements(
+                response=[
                     "The exporter exposes host metrics on port 9100.",
                     "The exporter is written in Go.",
-                    "The exporter runs on Linux.",
-                ]
+                ],
+                reference=["The node exporter exposes host metrics on port 9100."],
             ),
         )
     ]
 
-    def offline(self, data: TextToSplit) -> Statements:
-        sentences = split_sentences(plain_text(data.text))
-        return Statements(statements=[s for s in sentences if content_words(s)])
+    def offline(self, data: SampleTexts) -> SampleStatements:
+        return SampleStatements(response=_sentences(data.response), reference=_sentences(data.reference))
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in split_sentences(plain_text(text)) if content_words(s)] if text.strip() else []
+
+
+class StatementsToCompare(BaseModel):
+    response: list[str] = Field(description="statements of the response")
+    reference: list[str] = Field(description="statements of the reference")
+
+
+class Comparison(BaseModel):
+    response_supported: list[bool] = Field(
+        description="per response statement: does the reference support it?"
+    )
+    reference_covered: list[bool] = Field(description="per reference statement: does the response state it?")
+
+
+class CompareStatementsPrompt(Prompt[StatementsToCompare, Comparison]):
+    """Both directions in one call: what the response got right, and what of the reference it covered."""
+
+    name = "scoring.compare_statements"
+    instruction = (
+        "Compare two lists of statements. For each response statement, in order, say whether the reference "
+        "statements together support it. For each reference statement, in order, say whether the response "
+        "statements together state it (the same fact, possibly in other words). Use only the two lists."
+    )
+    examples = [
+        (
+            StatementsToCompare(
+                response=["Blocks are kept for 15 days.", "Blocks are stored on tape."],
+                reference=["Blocks are kept for 15 days.", "Old blocks are deleted."],
+            ),
+            Comparison(response_supported=[True, False], reference_covered=[True, False]),
+        )
+    ]
+
+    def offline(self, data: StatementsToCompare) -> Comparison:
+        reference_words = set(content_words(" ".join(data.reference)))
+        response_words = set(content_words(" ".join(data.response)))
+        return Comparison(
+            response_supported=[
+                lexical_support(s, reference_words) >= OFFLINE_SUPPORT_RATIO for s in data.response
+            ],
+            reference_covered=[
+                lexical_support(s, response_words) >= OFFLINE_SUPPORT_RATIO for s in data.reference
+            ],
+        )
 
 
 class ContextsToJudge(BaseModel):

@@ -3,8 +3,8 @@
 Answer correctness: response statements supported by the reference are true positives, the
 others false positives; reference statements the response does not support are false
 negatives; F1 is blended with embedding similarity. Factual correctness: claims of each side
-verified against the other; precision, recall or F1. Both reuse the statement and verdict
-prompts of faithfulness and context recall, so the four together share their calls.
+verified against the other; precision, recall or F1. Both use the sample's shared statements
+call and one comparison call that judges both directions, so together they pay for it once.
 """
 
 from __future__ import annotations
@@ -13,8 +13,22 @@ from typing import Literal
 
 from ..formulas import cosine, f1_from_counts, precision_from_counts, recall_from_counts, weighted_blend
 from ..metric import Metric, MetricResult, ScoringContext
+from ..prompts import CompareStatementsPrompt, Comparison, StatementsToCompare
 from ..samples import SingleTurnSample
-from .statements import statements_of, supported
+from .statements import statements_of
+
+
+async def compare(response: list[str], reference: list[str], ctx: ScoringContext, stage: str) -> Comparison:
+    """Both directions in one shared call; checks that the judge answered every statement."""
+    result: Comparison = await CompareStatementsPrompt().run(
+        ctx.llm, StatementsToCompare(response=response, reference=reference), engine=ctx.engine, stage=stage
+    )
+    if len(result.response_supported) != len(response) or len(result.reference_covered) != len(reference):
+        raise ValueError(
+            f"the judge gave {len(result.response_supported)}/{len(result.reference_covered)} verdicts for "
+            f"{len(response)}/{len(reference)} statements"
+        )
+    return result
 
 
 class AnswerCorrectness(Metric):
@@ -30,13 +44,13 @@ class AnswerCorrectness(Metric):
         self.weights = weights
 
     async def _ascore(self, sample: SingleTurnSample, ctx: ScoringContext) -> MetricResult:
-        question, response, reference = sample.user_input or "", sample.response or "", sample.reference or ""
-        said = await statements_of(response, question, ctx, self.stage)
-        expected = await statements_of(reference, question, ctx, self.stage)
+        response, reference = sample.response or "", sample.reference or ""
+        statements = await statements_of(sample, ctx, self.stage)
+        said, expected = statements.response, statements.reference
         if not said and not expected:
             return MetricResult.nan("neither the response nor the reference makes a statement")
-        tp_flags = await supported(said, [reference], ctx, self.stage) if said else []
-        covered = await supported(expected, [response], ctx, self.stage) if expected else []
+        judged = await compare(said, expected, ctx, self.stage)
+        tp_flags, covered = judged.response_supported, judged.reference_covered
         tp, fp, fn = sum(tp_flags), len(tp_flags) - sum(tp_flags), len(covered) - sum(covered)
         f1 = f1_from_counts(tp, fp, fn)
         similarity = 0.0
@@ -78,18 +92,16 @@ class FactualCorrectness(Metric):
         self.mode, self.atomicity, self.coverage = mode, atomicity, coverage
 
     async def _ascore(self, sample: SingleTurnSample, ctx: ScoringContext) -> MetricResult:
-        question, response, reference = sample.user_input or "", sample.response or "", sample.reference or ""
-        options = {"atomicity": self.atomicity, "coverage": self.coverage}
-        claims = await statements_of(response, question, ctx, self.stage, **options)
-        truth = (
-            await statements_of(reference, question, ctx, self.stage, **options)
-            if self.mode != "precision"
-            else []
+        statements = await statements_of(
+            sample, ctx, self.stage, atomicity=self.atomicity, coverage=self.coverage
         )
+        claims = statements.response
+        truth = statements.reference if self.mode != "precision" else []
         if not claims and not truth:
             return MetricResult.nan("no claim to verify")
-        right = await supported(claims, [reference], ctx, self.stage) if claims else []
-        found = await supported(truth, [response], ctx, self.stage) if truth else []
+        judged = await compare(claims, statements.reference, ctx, self.stage)
+        right = judged.response_supported
+        found = judged.reference_covered if self.mode != "precision" else []
         tp, fp, fn = sum(right), len(right) - sum(right), len(found) - sum(found)
         formula = {"precision": precision_from_counts, "recall": recall_from_counts, "f1": f1_from_counts}[
             self.mode

@@ -9,6 +9,7 @@ from ..formulas import ratio
 from ..metric import Metric, MetricResult, ScoringContext
 from ..prompts import EntitiesPrompt, TextForEntities
 from ..samples import SingleTurnSample
+from .correctness import compare
 from .statements import statements_of, supported
 
 
@@ -51,13 +52,12 @@ class NoiseSensitivity(Metric):
         self.mode = mode
 
     async def _ascore(self, sample: SingleTurnSample, ctx: ScoringContext) -> MetricResult:
-        question, response, reference = sample.user_input or "", sample.response or "", sample.reference or ""
         contexts = sample.retrieved_contexts or []
-        said = await statements_of(response, question, ctx, self.stage)
-        expected = await statements_of(reference, question, ctx, self.stage)
+        statements = await statements_of(sample, ctx, self.stage)
+        said, expected = statements.response, statements.reference
         if not said:
             return MetricResult.nan("the response makes no statement")
-        correct = await supported(said, [reference], ctx, self.stage)
+        correct = (await compare(said, expected, ctx, self.stage)).response_supported
         per_context = await asyncio.gather(
             *(supported(said, [c], ctx, self.stage) for c in contexts),
             *(supported(expected, [c], ctx, self.stage) for c in contexts if expected),

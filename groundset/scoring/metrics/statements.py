@@ -1,8 +1,8 @@
 """Metrics that decompose a text into statements and judge each one against a context.
 
 Faithfulness (response vs retrieved contexts) and context recall (reference vs retrieved
-contexts) send the same decomposition and verdict prompts that other metrics send, so running
-them together pays for each shared step once.
+contexts) decompose the sample's response and reference in one shared call, the same one the
+correctness metrics make, so running them together pays for it once.
 """
 
 from __future__ import annotations
@@ -10,27 +10,35 @@ from __future__ import annotations
 from ...core.verdicts import StatementsAndContext, SupportPrompt
 from ..formulas import ratio
 from ..metric import Metric, MetricResult, ScoringContext
-from ..prompts import Statements, StatementsPrompt, TextToSplit
+from ..prompts import SampleStatements, SampleTexts, StatementsPrompt
 from ..samples import SingleTurnSample
 
 
 async def statements_of(
-    text: str,
-    question: str,
+    sample: SingleTurnSample,
     ctx: ScoringContext,
     stage: str,
     *,
     atomicity: str = "standard",
     coverage: str = "standard",
-) -> list[str]:
-    """The text's self-contained statements (one shared, cached call per distinct text and settings)."""
-    found: Statements = await StatementsPrompt().run(
+) -> SampleStatements:
+    """The response's and the reference's statements, in one call shared by every metric of the sample."""
+    found: SampleStatements = await StatementsPrompt().run(
         ctx.llm,
-        TextToSplit(question=question, text=text, atomicity=atomicity, coverage=coverage),
+        SampleTexts(
+            question=sample.user_input or "",
+            response=sample.response or "",
+            reference=sample.reference or "",
+            atomicity=atomicity,
+            coverage=coverage,
+        ),
         engine=ctx.engine,
         stage=stage,
     )
-    return [s.strip() for s in found.statements if s.strip()]
+    return SampleStatements(
+        response=[s.strip() for s in found.response if s.strip()],
+        reference=[s.strip() for s in found.reference if s.strip()],
+    )
 
 
 async def supported(
@@ -56,7 +64,7 @@ class Faithfulness(Metric):
     needs_llm = True
 
     async def _ascore(self, sample: SingleTurnSample, ctx: ScoringContext) -> MetricResult:
-        statements = await statements_of(sample.response or "", sample.user_input or "", ctx, self.stage)
+        statements = (await statements_of(sample, ctx, self.stage)).response
         if not statements:
             return MetricResult.nan("the response makes no statement")
         verdicts = await supported(statements, sample.retrieved_contexts or [], ctx, self.stage)
@@ -76,7 +84,7 @@ class ContextRecall(Metric):
     needs_llm = True
 
     async def _ascore(self, sample: SingleTurnSample, ctx: ScoringContext) -> MetricResult:
-        statements = await statements_of(sample.reference or "", sample.user_input or "", ctx, self.stage)
+        statements = (await statements_of(sample, ctx, self.stage)).reference
         if not statements:
             return MetricResult.nan("the reference makes no statement")
         verdicts = await supported(statements, sample.retrieved_contexts or [], ctx, self.stage)
