@@ -29,6 +29,7 @@ from .usage import DEFAULT_PRICES, Usage, active_scopes, current_stage, price_of
 T = TypeVar("T")
 log = logging.getLogger("groundset.engine")
 TokenCounts = tuple[int, int] | None
+EMBED_COALESCE_SECONDS = 0.002  # embedding requests made within this window are merged into one
 
 
 class CallEngine:
@@ -67,6 +68,7 @@ class CallEngine:
         self._semaphore: asyncio.Semaphore | None = None
         self._inflight: dict[str, asyncio.Future[Any]] = {}
         self._waiters: dict[str, int] = {}
+        self._embed_queue: dict[str, tuple[Any, str | None, list[tuple[str, str]]]] = {}
         self.structured_methods: dict[str, Any] = {}
         self._clients = PrivateClients(max_concurrency)
 
@@ -223,42 +225,61 @@ class CallEngine:
             self.record(stage, shared=len(waiting))
         todo = [k for k in text_of if k not in found and k not in waiting]
         loop = asyncio.get_running_loop()
-        own = {key: loop.create_future() for key in todo}
-        for key, future in own.items():
-            self._inflight[key] = future
+        for key in todo:
+            future = loop.create_future()
             future.add_done_callback(_consume_exception)
-        try:
-            for start in range(0, len(todo), self.embedding_batch_size):
-                batch = todo[start : start + self.embedding_batch_size]
-                sender = _embed_sender(self.loop_safe(model), [text_of[k] for k in batch])
-                vectors = await self.request(model, stage, sender)
-                if len(vectors) != len(batch):
-                    raise ModelCallError(
-                        f"{stage}: the embeddings model returned {len(vectors)} vectors "
-                        f"for {len(batch)} texts",
-                        attempts=1,
-                    )
-                rows = [np.asarray(v, dtype=np.float32) for v in vectors]
-                if self.cache is not None:
-                    self.cache.put_many(
-                        ((k, r.tobytes()) for k, r in zip(batch, rows, strict=True)), "embedding"
-                    )
-                for key, row in zip(batch, rows, strict=True):
-                    found[key] = row
-                    own[key].set_result(row)
-        except BaseException as exc:
-            for future in own.values():
-                if not future.done():
-                    future.set_exception(exc if isinstance(exc, Exception) else asyncio.CancelledError())
-            raise
-        finally:
-            for key in todo:
-                self._inflight.pop(key, None)
+            self._inflight[key] = future
+            waiting[key] = future
+        if todo:
+            self._queue_embeddings(model, identity, [(k, text_of[k]) for k in todo], stage)
         for key, future in waiting.items():
             found[key] = await asyncio.shield(future)
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
         return np.vstack([found[k] for k in keys]).astype(np.float32, copy=False)
+
+    def _queue_embeddings(
+        self, model: Any, identity: str, items: list[tuple[str, str]], stage: str | None
+    ) -> None:
+        """Texts asked for in the same moment by different callers go out together, in full batches."""
+        queued = self._embed_queue.setdefault(identity, (model, stage, []))
+        queued[2].extend(items)
+        if len(queued[2]) == len(items):  # the first caller of this moment schedules the send
+            asyncio.get_running_loop().call_later(EMBED_COALESCE_SECONDS, self._flush_embeddings, identity)
+
+    def _flush_embeddings(self, identity: str) -> None:
+        model, stage, items = self._embed_queue.pop(identity)
+        for start in range(0, len(items), self.embedding_batch_size):
+            task = asyncio.ensure_future(
+                self._send_embeddings(model, stage, items[start : start + self.embedding_batch_size])
+            )
+            task.add_done_callback(_consume_exception)
+
+    async def _send_embeddings(self, model: Any, stage: str | None, batch: list[tuple[str, str]]) -> None:
+        try:
+            sender = _embed_sender(self.loop_safe(model), [text for _, text in batch])
+            vectors = await self.request(model, stage, sender)
+            if len(vectors) != len(batch):
+                raise ModelCallError(
+                    f"{stage}: the embeddings model returned {len(vectors)} vectors for {len(batch)} texts",
+                    attempts=1,
+                )
+            rows = [np.asarray(v, dtype=np.float32) for v in vectors]
+            if self.cache is not None:
+                self.cache.put_many(
+                    ((k, r.tobytes()) for (k, _), r in zip(batch, rows, strict=True)), "embedding"
+                )
+            for (key, _), row in zip(batch, rows, strict=True):
+                future = self._inflight.pop(key, None)
+                if future is not None and not future.done():
+                    future.set_result(row)
+        except BaseException as exc:
+            for key, _ in batch:
+                future = self._inflight.pop(key, None)
+                if future is not None and not future.done():
+                    future.set_exception(exc if isinstance(exc, Exception) else asyncio.CancelledError())
+            if not isinstance(exc, Exception):
+                raise
 
     def embed_sync(self, model: Any, texts: Sequence[str], *, stage: str | None = "embeddings") -> np.ndarray:
         return run_sync(self.embed(model, texts, stage=stage))
