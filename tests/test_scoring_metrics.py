@@ -389,3 +389,18 @@ async def test_an_interrupted_run_resumed_with_the_cache_repeats_no_finished_cal
     assert len(stub.chat_requests) - first == 40 - stored  # only unfinished cells are asked again
     assert result.usage["context_precision"]["cache_hits"] == stored
     assert not any(math.isnan(row["context_precision"].value) for row in result.cells)
+
+
+def test_answer_relevancy_sends_n_exactly_under_concurrency(stub, chat):
+    stub.on_chat(lambda body: Reply.json({"question": "How long are blocks kept?", "noncommittal": False}))
+    rows = [SAMPLE.model_copy(update={"response": f"Blocks are kept for {i} days."}) for i in range(40)]
+    result = evaluate(
+        EvaluationDataset(rows),
+        [AnswerRelevancy(strictness=3)],
+        llm=chat,
+        embeddings="offline",
+        engine=CallEngine(cache=False, max_concurrency=32),
+        show_progress=False,
+    )
+    assert len(stub.chat_requests) == 40 and all(r.body["n"] == 3 for r in stub.chat_requests)
+    assert all(len(row["answer_relevancy"].trace["questions"]) == 3 for row in result.cells)
