@@ -28,8 +28,25 @@ def fake(*answers: dict) -> FakeListChatModel:
     return FakeListChatModel(responses=[json.dumps(a) for a in answers])
 
 
-def engine() -> CallEngine:
-    return CallEngine(cache=False)
+def agreeable_judge(body):
+    """A stub judge that splits texts at full stops and finds every statement supported."""
+    data = json.loads(body["messages"][-1]["content"].removeprefix("Input: "))
+
+    def split(text: str) -> list[str]:
+        return [s.strip() + "." for s in text.split(".") if s.strip()]
+
+    if "atomicity" in data:
+        return Reply.json({"response": split(data["response"]), "reference": split(data["reference"])})
+    if "response" in data and "reference" in data:
+        return Reply.json(
+            {
+                "response_supported": [True] * len(data["response"]),
+                "reference_covered": [True] * len(data["reference"]),
+            }
+        )
+    if "statements" in data:
+        return Reply.json({"verdicts": [{"statement": s, "supported": True} for s in data["statements"]]})
+    return None
 
 
 SAMPLE = SingleTurnSample(
@@ -120,23 +137,7 @@ def test_missing_columns_fail_before_any_call(stub, chat):
 
 
 def test_shared_steps_make_fewer_calls_together_than_alone(stub, chat, tmp_path):
-    def judge(body):
-        data = json.loads(body["messages"][-1]["content"].removeprefix("Input: "))
-        if "atomicity" in data:
-            split = lambda text: [s.strip() + "." for s in text.split(".") if s.strip()]  # noqa: E731
-            return Reply.json({"response": split(data["response"]), "reference": split(data["reference"])})
-        if "response" in data and "reference" in data:
-            return Reply.json(
-                {
-                    "response_supported": [True] * len(data["response"]),
-                    "reference_covered": [True] * len(data["reference"]),
-                }
-            )
-        if "statements" in data:
-            return Reply.json({"verdicts": [{"statement": s, "supported": True} for s in data["statements"]]})
-        return None
-
-    stub.on_chat(judge)
+    stub.on_chat(agreeable_judge)
     row = SAMPLE.model_copy(update={"reference": SAMPLE.response})  # same text decomposed by both metrics
     dataset = EvaluationDataset([row, row.model_copy(update={"user_input": "Where are blocks?"})])
     alone = 0
@@ -281,23 +282,7 @@ def test_factual_correctness_modes(mode, expected):
 def test_four_statement_metrics_together_make_fewer_calls_than_alone(stub, chat):
     from groundset.scoring import AnswerCorrectness, FactualCorrectness
 
-    def judge(body):
-        data = json.loads(body["messages"][-1]["content"].removeprefix("Input: "))
-        if "atomicity" in data:
-            split = lambda text: [s.strip() + "." for s in text.split(".") if s.strip()]  # noqa: E731
-            return Reply.json({"response": split(data["response"]), "reference": split(data["reference"])})
-        if "response" in data and "reference" in data:
-            return Reply.json(
-                {
-                    "response_supported": [True] * len(data["response"]),
-                    "reference_covered": [True] * len(data["reference"]),
-                }
-            )
-        if "statements" in data:
-            return Reply.json({"verdicts": [{"statement": s, "supported": True} for s in data["statements"]]})
-        return None
-
-    stub.on_chat(judge)
+    stub.on_chat(agreeable_judge)
     dataset = EvaluationDataset([SAMPLE, SAMPLE.model_copy(update={"user_input": "Where are blocks kept?"})])
     metrics = [Faithfulness, AnswerCorrectness, FactualCorrectness, ContextRecall]
     alone = 0

@@ -56,40 +56,35 @@ async def supported(
     return [v.supported for v in answer.verdicts]
 
 
-class Faithfulness(Metric):
+class _SupportedShare(Metric):
+    """Share of one side's statements (the response's or the reference's) the retrieved contexts support."""
+
+    side: str  # "response" or "reference"
+    needs_llm = True
+
+    async def _ascore(self, sample: SingleTurnSample, ctx: ScoringContext) -> MetricResult:
+        statements = getattr(await statements_of(sample, ctx, self.stage), self.side)
+        if not statements:
+            return MetricResult.nan(f"the {self.side} makes no statement")
+        verdicts = await supported(statements, sample.retrieved_contexts or [], ctx, self.stage)
+        return MetricResult(
+            ratio(sum(verdicts), len(verdicts)),
+            f"{sum(verdicts)} of {len(verdicts)} {self.side} statements are supported by the contexts",
+            {"statements": statements, "supported": verdicts},
+        )
+
+
+class Faithfulness(_SupportedShare):
     """Share of the response's statements that the retrieved contexts support (NaN without statements)."""
 
     name = "faithfulness"
     columns = ("user_input:optional", "response", "retrieved_contexts")
-    needs_llm = True
-
-    async def _ascore(self, sample: SingleTurnSample, ctx: ScoringContext) -> MetricResult:
-        statements = (await statements_of(sample, ctx, self.stage)).response
-        if not statements:
-            return MetricResult.nan("the response makes no statement")
-        verdicts = await supported(statements, sample.retrieved_contexts or [], ctx, self.stage)
-        score = ratio(sum(verdicts), len(verdicts))
-        return MetricResult(
-            score,
-            f"{sum(verdicts)} of {len(verdicts)} statements are supported by the retrieved contexts",
-            {"statements": statements, "supported": verdicts},
-        )
+    side = "response"
 
 
-class ContextRecall(Metric):
+class ContextRecall(_SupportedShare):
     """Share of the reference's statements that the retrieved contexts support."""
 
     name = "context_recall"
     columns = ("user_input:optional", "retrieved_contexts", "reference")
-    needs_llm = True
-
-    async def _ascore(self, sample: SingleTurnSample, ctx: ScoringContext) -> MetricResult:
-        statements = (await statements_of(sample, ctx, self.stage)).reference
-        if not statements:
-            return MetricResult.nan("the reference makes no statement")
-        verdicts = await supported(statements, sample.retrieved_contexts or [], ctx, self.stage)
-        return MetricResult(
-            ratio(sum(verdicts), len(verdicts)),
-            f"{sum(verdicts)} of {len(verdicts)} reference statements are found in the retrieved contexts",
-            {"statements": statements, "supported": verdicts},
-        )
+    side = "reference"
