@@ -44,7 +44,13 @@ async def aevaluate(
     names = metric_names(metrics)
     problems = [line for metric in metrics for line in metric.check(dataset)]
     if problems:
-        raise ConfigError("the dataset cannot be scored as asked:\n  " + "\n  ".join(problems))
+        hint = ""
+        if any("'response'" in p or "'retrieved_contexts'" in p for p in problems):
+            hint = (
+                "\n(a test set from `groundset generate` holds questions and references only: run your RAG "
+                "system on each user_input and add its response and retrieved_contexts)"
+            )
+        raise ConfigError("the dataset cannot be scored as asked:\n  " + "\n  ".join(problems) + hint)
     engine = engine or CallEngine(cache=cache, max_concurrency=max_concurrency, timeout=timeout)
     ctx = ScoringContext(resolve_llm(llm).model, resolve_embeddings(embeddings).model, engine)
     cells: list[dict[str, Cell]] = [{} for _ in dataset]
