@@ -117,7 +117,7 @@ def run_builder(mode: str, n: int, exact_below: int | None) -> dict[str, float |
     out = {"s": min(times), "similar": sims, "overlap": overlaps, "peak_mb": peak / 2**20}
     out["rss_mb"] = (max1 - rss0) / 1024 if max1 > max0 else -1.0  # -1: no new peak over the data's
     if items is not None:
-        prep = overlap._prepare(items, 90.0, 0.05, 50)
+        prep = overlap._prepare(items, 90.0, 0.05, 50, 500)
         df = np.diff(prep.incidence.tocsc().indptr).astype(np.int64)
         out["stop"] = len(prep.stop_items)
         out["candidates"] = int((df * (df - 1)).sum())  # directed (node, node) entries, with multiplicity

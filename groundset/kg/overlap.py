@@ -4,7 +4,8 @@ Items are normalised, then fuzzy variants are merged *once per vocabulary* (comp
 hyphens and plurals; rapidfuzz ``cdist`` inside small blocks for typos), so each node becomes a set of
 canonical item ids. Shared counts for every candidate pair come from one sparse product of the
 node x item incidence matrix (the inverted index, evaluated in C), in row blocks of bounded size.
-Items in more than ``max(min_df_cap, max_df * n)`` nodes are "stop items", treated like stop words:
+Items in more than ``max(min_df_cap, min(max_df * n, max_df_cap))`` nodes are "stop items" (the
+absolute ceiling keeps candidate counts linear in n on big corpora), treated like stop words:
 they are left out of candidate generation *and* of ``shared`` and the score (an item in most chunks
 says nothing about two chunks being related, and would otherwise dominate every edge's items).
 """
@@ -87,6 +88,7 @@ def overlap_pairs(
     fuzzy_threshold: float | None = 90.0,
     max_df: float = 0.05,
     min_df_cap: int = 50,
+    max_df_cap: int = 500,
     max_pairs_per_node: int | None = 20,
 ) -> list[Pair]:
     """``(i, j, jaccard, shared surface forms of i)`` for node pairs sharing >= ``min_shared`` items.
@@ -96,7 +98,7 @@ def overlap_pairs(
     """
     _check(min_shared, min_score, fuzzy_threshold, max_df, max_pairs_per_node)
     with _gc_paused():
-        prep = _prepare(item_sets, fuzzy_threshold, max_df, min_df_cap)
+        prep = _prepare(item_sets, fuzzy_threshold, max_df, min_df_cap, max_df_cap)
         if prep.incidence.shape[0] < 2 or prep.incidence.nnz == 0:
             return []
         lo, hi, scores = _scored_pairs(prep.incidence, min_shared, min_score, max_pairs_per_node)
@@ -108,6 +110,7 @@ def frequent_items(
     item_sets: Sequence[Sequence[str]],
     max_df: float = 0.05,
     min_df_cap: int = 50,
+    max_df_cap: int = 500,
     *,
     fuzzy_threshold: float | None = 90.0,
 ) -> list[str]:
@@ -115,7 +118,7 @@ def frequent_items(
     so callers can log them."""
     _check(1, 0.0, fuzzy_threshold, max_df, None)
     with _gc_paused():
-        return _prepare(item_sets, fuzzy_threshold, max_df, min_df_cap).stop_items
+        return _prepare(item_sets, fuzzy_threshold, max_df, min_df_cap, max_df_cap).stop_items
 
 
 def _check(shared: int, score: float, fuzzy: float | None, max_df: float, per_node: int | None) -> None:
@@ -146,7 +149,11 @@ def _gc_paused() -> Iterator[None]:
 
 
 def _prepare(
-    item_sets: Sequence[Sequence[str]], fuzzy_threshold: float | None, max_df: float, min_df_cap: int
+    item_sets: Sequence[Sequence[str]],
+    fuzzy_threshold: float | None,
+    max_df: float,
+    min_df_cap: int,
+    max_df_cap: int,
 ) -> _Prepared:
     """Normalise every item once (cached per raw string), merge variants, drop stop items, build CSR."""
     vocab: dict[str, int] = {}
@@ -170,7 +177,7 @@ def _prepare(
     canon = _canonical_ids(list(vocab), fuzzy_threshold).tolist()
     nodes = [{canon[vid]: surface for vid, surface in reversed(seen.items())} for seen in node_items]
     df = Counter(item for names in nodes for item in names)
-    cap = max(float(min_df_cap), max_df * len(nodes))
+    cap = max(float(min_df_cap), min(max_df * len(nodes), float(max_df_cap)))
     stop = {item for item, count in df.items() if count > cap}
     indptr, indices, surfaces = [0], [], []
     forms: dict[int, Counter[str]] = {item: Counter() for item in stop}
