@@ -221,3 +221,22 @@ async def test_non_openai_models_fall_back_to_tool_calling(engine):
     assert await JudgePrompt().run(model, Passage(text="q"), engine=engine) == Verdict(**GOOD)
     assert model.asked == ["json_schema", "function_calling"]
     assert engine.usage["test.judge"].calls == 1  # the refused method cost no request
+
+
+def test_spec_strings_and_discarded_models_do_not_pile_up_clients(stub, monkeypatch):
+    import gc
+
+    from langchain_openai import ChatOpenAI
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-spec")
+    monkeypatch.setenv("OPENAI_BASE_URL", stub.base_url)
+    engine = CallEngine(cache=False)
+    for i in range(5):  # the same spec string each time: one model, one private client
+        JudgePrompt().run_sync("openai:stub-model", Passage(text=f"spec {i}"), engine=engine)
+    assert len(engine._clients) == 1 and stub.connections_opened <= 2
+    for i in range(5):  # fresh model objects that the caller drops: their clients go with them
+        model = ChatOpenAI(base_url=stub.base_url, api_key="sk-test-spec", model="stub-model", max_retries=0)
+        JudgePrompt().run_sync(model, Passage(text=f"object {i}"), engine=engine)
+        del model
+        gc.collect()
+    assert len(engine._clients) <= 2

@@ -11,6 +11,7 @@ is used as it is.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 _ASYNC_CLIENT_FIELDS = ("async_client", "root_async_client")
@@ -55,17 +56,22 @@ def with_private_client(model: Any, max_connections: int) -> Any:
 
 
 class PrivateClients:
-    """Per-engine memo: one private copy per model object, made on first use."""
+    """Per-engine memo: one private copy per model object, made on first use, dropped with the model."""
 
     def __init__(self, max_connections: int) -> None:
         self._max_connections = max_connections
-        self._copies: dict[int, tuple[Any, Any]] = {}
+        self._copies: dict[int, tuple[weakref.ref[Any], Any]] = {}
 
     def get(self, model: Any) -> Any:
         if not needs_private_client(model):
             return model
-        entry = self._copies.get(id(model))
-        if entry is None or entry[0] is not model:
-            entry = (model, with_private_client(model, self._max_connections))
-            self._copies[id(model)] = entry
+        key = id(model)
+        entry = self._copies.get(key)
+        if entry is None or entry[0]() is not model:
+            entry = (weakref.ref(model), with_private_client(model, self._max_connections))
+            self._copies[key] = entry
+            weakref.finalize(model, self._copies.pop, key, None)
         return entry[1]
+
+    def __len__(self) -> int:
+        return len(self._copies)

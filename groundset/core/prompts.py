@@ -16,7 +16,9 @@ the rendered template go into the cache key, so an override never reuses stale a
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
+import os
 import textwrap
 from typing import Any, ClassVar, Generic, Literal, TypeVar, get_args, get_origin, overload
 
@@ -309,12 +311,20 @@ def _chat_model(model: Any) -> BaseChatModel | None:
     if model is None or isinstance(model, OfflineLLM):
         return None
     if isinstance(model, str):
-        return _chat_model(resolve_llm(model).model)
+        return _chat_model(
+            _resolved_spec(model, os.environ.get("OPENAI_BASE_URL"), os.environ.get("OPENAI_API_KEY"))
+        )
     if isinstance(model, BaseChatModel):
         return model
     raise ConfigError(
         f"model must be a LangChain chat model, a spec string or 'offline', got {type(model).__name__}"
     )
+
+
+@functools.lru_cache(maxsize=32)
+def _resolved_spec(spec: str, base_url: str | None, api_key: str | None) -> Any:
+    """One model object per spec (and environment), so calls given a spec string share one client."""
+    return resolve_llm(spec).model
 
 
 def _check_examples(owner: str, examples: Any, in_model: type[BaseModel], out_model: type[BaseModel]) -> None:

@@ -62,8 +62,9 @@ class Metric(ABC):
     runs_offline: ClassVar[bool] = True  # False: offline runs give NaN with the reason
 
     def __init__(self, *, llm: Any = None, embeddings: Any = None) -> None:
-        self.llm = llm
-        self.embeddings = embeddings
+        # Resolved once here, not per sample: a spec string would otherwise build a client per call.
+        self.llm = resolve_llm(llm).model if llm is not None else None
+        self.embeddings = resolve_embeddings(embeddings).model if embeddings is not None else None
 
     @property
     def stage(self) -> str:
@@ -93,8 +94,8 @@ class Metric(ABC):
         """The metric's own models where it has them, else the run's, else the defaults."""
         base = ctx or ScoringContext(resolve_llm(None).model, resolve_embeddings(None).model, get_engine())
         return ScoringContext(
-            resolve_llm(self.llm).model if self.llm is not None else base.llm,
-            resolve_embeddings(self.embeddings).model if self.embeddings is not None else base.embeddings,
+            self.llm if self.llm is not None else base.llm,
+            self.embeddings if self.embeddings is not None else base.embeddings,
             base.engine,
         )
 
