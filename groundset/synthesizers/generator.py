@@ -145,8 +145,9 @@ class TestsetGenerator:
                 counts[i] += extra
             for i in empty:
                 counts[i] = 0
+        fingerprint = kg.fingerprint()
         kept, rejections = await self._fill(
-            distribution, queues, counts, testset_size, engine, kg, show_progress
+            distribution, queues, counts, testset_size, engine, fingerprint, show_progress
         )
         if len(kept) < testset_size:
             notes.append(
@@ -164,7 +165,7 @@ class TestsetGenerator:
             "personas": [p.model_dump() for p in personas],
             "llm": describe_model(self.llm),
             "embeddings": describe_model(self.embeddings),
-            "graph_fingerprint": kg.fingerprint(),
+            "graph_fingerprint": fingerprint,
             "notes": notes,
         }  # no usage figures here: a rerun from the cache must write the identical file
         return Testset(kept, metadata)
@@ -176,14 +177,13 @@ class TestsetGenerator:
         counts: list[int],
         size: int,
         engine: CallEngine,
-        kg: KnowledgeGraph,
+        fingerprint: str,
         show_progress: bool,
     ) -> tuple[list[TestsetSample], Counter[str]]:
         """Generate and gate scenarios in rounds (all synthesizers at once) until every count is met or its
         scenarios run out; then fill any shortfall from whatever scenarios are left."""
         gate = QualityGate(self.llm, engine)
         deduper = Deduper(self.duplicate_threshold)
-        fingerprint = kg.fingerprint()
         rejections: Counter[str] = Counter()
         kept: list[list[TestsetSample]] = [[] for _ in distribution]
         with Progress(show_progress) as progress, progress.stage("samples", size) as advance:
