@@ -30,6 +30,17 @@ def pytest_report_header(config):
     return f"shared corpora: {SHARED}"
 
 
+def pytest_terminal_summary(terminalreporter):
+    """Say it again at the end, where -q still prints: a green run must say what it did not run."""
+    if collect_ignore:
+        terminalreporter.write_line(
+            f"NOT RUN: {len(collect_ignore)} test modules need the shared corpora, not found at {SHARED}: "
+            + ", ".join(collect_ignore),
+            yellow=True,
+            bold=True,
+        )
+
+
 _ISOLATE = (
     "GROUNDSET_LLM",
     "GROUNDSET_EMBEDDINGS",

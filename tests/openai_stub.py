@@ -269,7 +269,8 @@ def _default_answer(body: dict[str, Any]) -> tuple[str | None, tuple[str, str] |
     forced = bool(tools) and (isinstance(choice, dict) or choice == "required")
     fmt_type = fmt.get("type") if isinstance(fmt, dict) and not forced else None
     if fmt_type == "json_schema":
-        return json.dumps(schema_instance((fmt.get("json_schema") or {}).get("schema", {}))), None
+        answer = schema_instance((fmt.get("json_schema") or {}).get("schema", {}))
+        return json.dumps(_shaped_like_input(answer, body)), None
     if fmt_type == "json_object":
         return "{}", None
     if not (forced or (tools and choice == "auto")):
@@ -280,7 +281,27 @@ def _default_answer(body: dict[str, Any]) -> tuple[str | None, tuple[str, str] |
         if not tools:
             raise _BadRequest(f"tool_choice names an unknown function: {name!r}")
     args = schema_instance(tools[0].get("parameters") or {"type": "object"})
-    return None, (str(tools[0].get("name")), json.dumps(args))
+    return None, (str(tools[0].get("name")), json.dumps(_shaped_like_input(args, body)))
+
+
+def _shaped_like_input(answer: Any, body: dict[str, Any]) -> Any:
+    """Per-item answers get one item per input item, as a real judge gives: the answer's top-level
+    arrays take the lengths of the lists in the ``Input: {...}`` message (in order, or of its only list).
+    A prompt checking "one verdict per statement" then accepts the default answer."""
+    try:
+        text = body["messages"][-1]["content"]
+        data = json.loads(text.removeprefix("Input: ")) if text.startswith("Input: ") else None
+    except (KeyError, IndexError, TypeError, AttributeError, ValueError):
+        return answer
+    if not isinstance(answer, dict) or not isinstance(data, dict):
+        return answer
+    lengths = [len(v) for v in data.values() if isinstance(v, list)]
+    arrays = [k for k, v in answer.items() if isinstance(v, list) and v]
+    if not lengths or (len(lengths) != len(arrays) and len(lengths) != 1):
+        return answer
+    for i, key in enumerate(arrays):
+        answer[key] = answer[key][:1] * lengths[i if len(lengths) > 1 else 0]
+    return answer
 
 
 def _choice(index: int, content: str | None, tool: tuple[str, str] | None) -> dict[str, Any]:

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from groundset.scoring.formulas import (
+    MIN_CI_SAMPLES,
     average_precision,
     bootstrap_ci,
     cosine,
@@ -48,7 +49,14 @@ def test_average_precision_table_rounded_values() -> None:
 
 def test_average_precision_nan_and_errors() -> None:
     assert nan(average_precision([]))
-    assert nan(average_precision([0, 0, 0]))
+    # Judged, and nothing useful: 0, not NaN. NaN would drop the row, and a retriever scoring
+    # [1.0, nothing useful] would average 1.0, above a strictly better one scoring [1.0, 0.25].
+    assert average_precision([0, 0, 0]) == 0.0
+    worse, better = (
+        [average_precision([1]), average_precision([0, 0])],
+        [1.0, average_precision([0, 0, 0, 1])],
+    )
+    assert np.nanmean(worse) < np.nanmean(better)
     assert average_precision([0, 0, 0, 1]) == pytest.approx(0.25)
     with pytest.raises(ValueError, match="rank 2"):
         average_precision([1, 2])
@@ -126,8 +134,14 @@ def test_cosine() -> None:
 def test_bootstrap_edge_sizes() -> None:
     assert all(nan(x) for x in bootstrap_ci([]))
     assert all(nan(x) for x in bootstrap_ci([float("nan")] * 3))
-    assert bootstrap_ci([0.4]) == (0.4, 0.4, 0.4)
-    assert bootstrap_ci([0.4, float("nan")]) == (0.4, 0.4, 0.4)
+    # Below MIN_CI_SAMPLES there is a mean but no interval (at n=1 it used to be printed 0.4 - 0.4).
+    for few in ([0.4], [0.4, float("nan")], [0.4, 0.6, 0.5, 0.1]):
+        mean, low, high = bootstrap_ci(few)
+        assert mean == pytest.approx(float(np.nanmean(few))) and nan(low) and nan(high)
+    assert MIN_CI_SAMPLES == 5
+    mean, low, high = bootstrap_ci([0.4, 0.6, 0.5, 0.1, 0.9])
+    assert low < mean < high
+    assert not nan(bootstrap_ci([0.4, 0.6], min_n=2)[1])
 
 
 def test_bootstrap_deterministic_and_contains_mean() -> None:
@@ -179,12 +193,9 @@ def test_paired_bootstrap_diff_sign_and_pairing() -> None:
     assert 0.0 < low <= mean <= high
     rmean, rlow, rhigh = paired_bootstrap_diff(b, a)
     assert rmean == pytest.approx(-mean) and rhigh < 0.0
-    # a NaN on either side drops the whole pair
-    assert paired_bootstrap_diff([0.2, float("nan"), 0.5], [0.4, 0.9, float("nan")]) == (
-        pytest.approx(0.2),
-        pytest.approx(0.2),
-        pytest.approx(0.2),
-    )
+    # a NaN on either side drops the whole pair (and one pair is too few for an interval)
+    mean, low, high = paired_bootstrap_diff([0.2, float("nan"), 0.5], [0.4, 0.9, float("nan")])
+    assert mean == pytest.approx(0.2) and nan(low) and nan(high)
     assert all(nan(x) for x in paired_bootstrap_diff([float("nan")], [1.0]))
     with pytest.raises(ValueError):
         paired_bootstrap_diff([0.1], [0.1, 0.2])
@@ -203,10 +214,12 @@ def test_id_precision_recall_with_duplicates() -> None:
 
 
 def test_retrieval_nan_cases() -> None:
-    assert nan(id_precision([], ["a"]))
-    assert id_precision(["a"], []) == 0.0
-    for fn in (id_recall, hit_rate, reciprocal_rank, ndcg_at_k):
-        assert nan(fn(["a", "b"], []))
+    """One rule for every ID metric: NaN iff there are no reference ids; retrieving nothing scores 0."""
+    for fn in (id_precision, id_recall, hit_rate, reciprocal_rank, ndcg_at_k):
+        assert nan(fn(["a", "b"], [])), fn.__name__
+        assert nan(fn([], [])), fn.__name__
+        assert fn([], ["a"]) == 0.0, fn.__name__
+    assert nan(id_precision(["a"], []))
     assert id_recall([], ["a"]) == 0.0
     assert hit_rate([], ["a"]) == 0.0
     assert reciprocal_rank([], ["a"]) == 0.0

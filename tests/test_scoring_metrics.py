@@ -73,8 +73,16 @@ def test_context_precision_table(verdicts, expected):
     assert result.trace["useful"] == verdicts
 
 
-def test_context_precision_nan_without_useful_context_and_error_on_wrong_count():
-    assert math.isnan(ContextPrecision(llm=fake({"useful": [False] * 4})).score(SAMPLE).value)
+def test_context_precision_zero_without_useful_context_and_error_on_wrong_count():
+    """No useful context is judged and bad (0); NaN is kept for "cannot be judged"."""
+    nothing_useful = ContextPrecision(llm=fake({"useful": [False] * 4})).score(SAMPLE)
+    assert nothing_useful.value == 0.0 and nothing_useful.reason == "no useful context"
+    nothing_retrieved = ContextPrecision(llm=fake()).score(
+        SAMPLE.model_copy(update={"retrieved_contexts": []})
+    )
+    assert nothing_retrieved.value == 0.0
+    no_reference = ContextPrecision(llm=fake()).score(SAMPLE.model_copy(update={"reference": " "}))
+    assert math.isnan(no_reference.value) and "empty" in no_reference.reason
     result = evaluate(
         EvaluationDataset([SAMPLE]),
         [ContextPrecision(llm=fake({"useful": [True]}))],
@@ -131,8 +139,8 @@ def test_missing_columns_fail_before_any_call(stub, chat):
     with pytest.raises(ConfigError) as caught:
         evaluate(dataset, [Faithfulness(), ContextRecall()], llm=chat, show_progress=False, cache=False)
     message = str(caught.value)
-    assert "metric faithfulness needs column 'retrieved_contexts', missing in row(s) 1" in message
-    assert "metric context_recall needs column 'reference', missing in row(s) 1" in message
+    assert "metric faithfulness needs column 'retrieved_contexts', missing in row 1" in message
+    assert "metric context_recall needs column 'reference', missing in row 1" in message
     assert stub.requests == []
 
 

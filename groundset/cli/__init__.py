@@ -9,12 +9,13 @@ import typer
 from .._version import __version__
 from ..core import ConfigError, GroundsetError, default_cache_dir, describe_model
 from ..core.secrets import redact
-from .common import EmbeddingsOption, LlmOption, err, out
+from .cache import cache_app
+from .common import EmbeddingsOption, LlmOption, err, out, typer_app
 from .evaluate import evaluate, metrics
 from .generate import generate, personas
 from .kg import kg_app
 
-app = typer.Typer(
+app = typer_app(
     name="groundset",
     help="Docs folder -> knowledge graph -> grounded RAG test set -> scores. Offline by default.",
     no_args_is_help=True,
@@ -40,6 +41,7 @@ def _root(
 
 
 app.add_typer(kg_app, name="kg")
+app.add_typer(cache_app, name="cache")
 app.command("generate")(generate)
 app.command("personas")(personas)
 app.command("evaluate")(evaluate)

@@ -10,8 +10,16 @@ from rich.console import Console
 
 from ..core import CallEngine, StageUsage
 
-out = Console(soft_wrap=True)
-err = Console(stderr=True)
+# Markup and highlighting are off: paths, persona names, notes and document text are printed as
+# they are ("run[bold]x.jsonl" stays that name, a "[/]" in a path cannot break the output).
+out = Console(soft_wrap=True, markup=False, highlight=False)
+err = Console(stderr=True, markup=False, highlight=False)
+
+
+def typer_app(**settings: object) -> typer.Typer:
+    """A command group with plain help: no markup in help texts, no ``<bool>`` type on flags."""
+    return typer.Typer(rich_markup_mode=None, **settings)  # type: ignore[arg-type]
+
 
 LlmOption = Annotated[
     str | None,

@@ -23,7 +23,9 @@ from .common import (
 
 
 def evaluate(
-    data: Annotated[Path, typer.Argument(help="Samples to score: JSONL, CSV, or a groundset test set.")],
+    data: Annotated[
+        Path, typer.Argument(metavar="DATA", help="Samples to score: JSONL, CSV, or a groundset test set.")
+    ],
     metrics: Annotated[
         str | None, typer.Option(help="Comma-separated metric names (see `groundset metrics`); default four.")
     ] = None,
@@ -39,6 +41,7 @@ def evaluate(
     """Score DATA with the chosen metrics; print mean, 95% CI, n and NaN per metric, and usage."""
     from ..scoring import METRICS, EvaluationDataset, default_metrics
     from ..scoring import evaluate as run
+    from ..scoring.formulas import MIN_CI_SAMPLES
 
     chosen = default_metrics()
     if metrics:
@@ -62,11 +65,20 @@ def evaluate(
         show_progress=not quiet,
     )
     table = Table("metric", "mean", "95% CI", "n", "NaN", "errors")
-    for name, agg in result.aggregate().items():
+    aggregate = result.aggregate()
+    for name, agg in aggregate.items():
         ci = "-" if math.isnan(agg["ci_low"]) else f"{agg['ci_low']:.3f} - {agg['ci_high']:.3f}"
         mean = "NaN" if math.isnan(agg["mean"]) else f"{agg['mean']:.3f}"
         table.add_row(name, mean, ci, str(agg["n"]), str(agg["nan"]), str(agg["errors"]))
     out.print(table)
+    few = [name for name, agg in aggregate.items() if 0 < agg["n"] < MIN_CI_SAMPLES]
+    if few:
+        out.print(
+            f"warning: fewer than {MIN_CI_SAMPLES} scores for {', '.join(few)}: no confidence interval, "
+            "and the mean says little; score more samples"
+        )
+    for name, note in result.notes.items():
+        out.print(f"note: {name}: {note}")
     for name in result.metrics:
         reasons = {row[name].reason or row[name].error for row in result.cells if math.isnan(row[name].value)}
         for reason in sorted(r for r in reasons if r)[:3]:
@@ -83,17 +95,15 @@ def evaluate(
 
 
 def metrics() -> None:
-    """List every metric with its required columns and whether it runs offline."""
+    """List every metric: output type, models it needs, columns, and what it does offline."""
     from ..scoring import METRICS
 
     for name, cls in METRICS.items():
         needs = ", ".join(
             n for n, flag in (("llm", cls.needs_llm), ("embeddings", cls.needs_embeddings)) if flag
         )
-        offline = "runs offline" if cls.runs_offline else "offline: NaN"
         out.print(
-            f"{name:<22} {cls.output_type.value:<10} needs {needs or 'nothing':<16} {offline:<13} "
-            f"columns: {', '.join(cls.columns)}",
-            highlight=False,
-            markup=False,
+            f"{name:<22} {cls.output_type.value:<10} needs {needs or 'nothing':<16} "
+            f"columns: {', '.join(cls.columns)}"
         )
+        out.print(f"{'':<22} offline: {cls.offline_summary()}")

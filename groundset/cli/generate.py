@@ -24,7 +24,8 @@ from .common import (
 
 def generate(
     docs: Annotated[
-        Path | None, typer.Argument(help="Docs folder to build the graph from (or use --kg).")
+        Path | None,
+        typer.Argument(metavar="DOCS", help="Docs folder to build the graph from (or use --kg)."),
     ] = None,
     kg_dir: Annotated[
         Path | None, typer.Option("--kg", help="Use a graph saved by `groundset kg build`.")
@@ -42,8 +43,16 @@ def generate(
     personas_file: Annotated[Path | None, typer.Option("--personas", help="Personas (JSON or YAML).")] = None,
     seed: Annotated[int, typer.Option(help="Random seed: same inputs and seed, same test set.")] = 0,
     save_kg: Annotated[
-        Path | None, typer.Option("--save-kg", help="Also save the graph built from DOCS.")
+        Path | None,
+        typer.Option(
+            "--save-kg",
+            help="Also save the graph built from DOCS to this folder: new, empty, or a graph saved before.",
+        ),
     ] = None,
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="With --save-kg: replace that folder even if it holds other files."),
+    ] = False,
     llm: LlmOption = None,
     embeddings: EmbeddingsOption = None,
     cache: CacheOption = None,
@@ -62,6 +71,8 @@ def generate(
         raise typer.BadParameter("give either DOCS or --kg KG_DIR (exactly one)")
     weights = parse_distribution(distribution) if distribution else None
     personas = load_personas(personas_file) if personas_file else None
+    if docs is not None:
+        save_kg = _check_before_build(docs, save_kg, force)
     start = time.perf_counter()
     engine = make_engine(cache, no_cache, max_concurrency, timeout)
     with track() as usage:
@@ -75,8 +86,8 @@ def generate(
                 raise typer.BadParameter(f"no loadable documents in {docs} ({built.load.report.summary()})")
             out.print(f"documents: {built.load.report.summary()}", highlight=False)
             kg = built.kg
-            if save_kg:
-                kg.save(save_kg)
+            if save_kg is not None:
+                kg.save(save_kg, force=force)
         generator = TestsetGenerator(llm, embeddings, personas, engine=engine)
         testset = generator.generate(kg, size, weights, seed=seed, show_progress=not quiet)
     if out_file.suffix.lower() == ".csv":
@@ -107,8 +118,22 @@ def generate(
     out.print(f"wrote {out_file}", highlight=False)
 
 
+def _check_before_build(docs: Path, save_kg: Path | None, force: bool) -> Path | None:
+    """Check DOCS and --save-kg first, so a bad path costs a second, not a whole build."""
+    from ..core.atomic import check_output_dir
+    from ..kg.persistence import GRAPH_FILE
+    from .kg import require_docs
+
+    require_docs(docs)
+    if save_kg is None:
+        return None
+    return check_output_dir(save_kg, marker=GRAPH_FILE, inputs=[docs], force=force)
+
+
 def personas(
-    kg_dir: Annotated[Path, typer.Argument(help="A graph directory written by `groundset kg build`.")],
+    kg_dir: Annotated[
+        Path, typer.Argument(metavar="KG_DIR", help="A graph directory written by `groundset kg build`.")
+    ],
     n: Annotated[int, typer.Option("-n", min=1, help="How many personas.")] = 4,
     out_file: Annotated[Path | None, typer.Option("--out", "-o", help="Save them (JSON or YAML).")] = None,
     llm: LlmOption = None,

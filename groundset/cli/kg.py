@@ -19,16 +19,48 @@ from .common import (
     TimeoutOption,
     make_engine,
     out,
+    typer_app,
     usage_line,
 )
 
-kg_app = typer.Typer(help="Build and inspect knowledge graphs.", no_args_is_help=True)
+kg_app = typer_app(help="Build and inspect knowledge graphs.", no_args_is_help=True)
+
+
+ForceOption = Annotated[
+    bool,
+    typer.Option(
+        "--force", help="Replace the output folder even if it holds other files (they are deleted)."
+    ),
+]
+
+
+def require_docs(docs: Path, include: list[str] | None = None, exclude: list[str] | None = None) -> None:
+    """Fail before a long build, not after it: DOCS must exist and hold a file the loader takes."""
+    from ..kg.loader import FORMATS, candidate_files
+
+    if candidate_files(docs, include=include, exclude=exclude):
+        return
+    filtered = " matching --include/--exclude" if include or exclude else ""
+    raise typer.BadParameter(
+        f"no documents to load in {docs}: no file{filtered} with a supported extension "
+        f"({', '.join(sorted(FORMATS))}); point DOCS at your docs folder (or one such file)",
+        param_hint="DOCS",
+    )
 
 
 @kg_app.command("build")
 def build(
-    docs: Annotated[Path, typer.Argument(help="Docs folder (or one file) to build the graph from.")],
-    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Directory to write the graph to.")],
+    docs: Annotated[
+        Path, typer.Argument(metavar="DOCS", help="Docs folder (or one file) to build the graph from.")
+    ],
+    out_dir: Annotated[
+        Path,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Folder to write the graph to: new, empty, or a graph saved before (replaced as a whole).",
+        ),
+    ],
     llm: LlmOption = None,
     embeddings: EmbeddingsOption = None,
     include: Annotated[
@@ -43,10 +75,15 @@ def build(
     max_concurrency: ConcurrencyOption = 16,
     timeout: TimeoutOption = 120.0,
     quiet: QuietOption = False,
+    force: ForceOption = False,
 ) -> None:
     """Load DOCS, build its knowledge graph and save it to --out."""
+    from ..core.atomic import check_output_dir
     from ..kg import build_knowledge_graph
+    from ..kg.persistence import GRAPH_FILE
 
+    require_docs(docs, include, exclude)
+    target = check_output_dir(out_dir, marker=GRAPH_FILE, inputs=[docs], force=force)
     start = time.perf_counter()
     engine = make_engine(cache, no_cache, max_concurrency, timeout)
     result = build_knowledge_graph(
@@ -63,7 +100,7 @@ def build(
         raise typer.BadParameter(
             f"no loadable documents in {docs} ({result.load.report.summary()})", param_hint="DOCS"
         )
-    result.kg.save(out_dir)
+    result.kg.save(target, force=force)
     seconds = time.perf_counter() - start
     report = result.load.report
     out.print(f"documents: {report.summary()}", highlight=False)
@@ -99,7 +136,9 @@ def build(
 
 @kg_app.command("show")
 def show(
-    kg_dir: Annotated[Path, typer.Argument(help="A graph directory written by `groundset kg build`.")],
+    kg_dir: Annotated[
+        Path, typer.Argument(metavar="KG_DIR", help="A graph directory written by `groundset kg build`.")
+    ],
     top: Annotated[int, typer.Option("--top", min=1, help="How many entities and themes to list.")] = 15,
 ) -> None:
     """Print a graph's statistics, top entities and themes, degrees by edge kind and a sample chunk."""
@@ -107,10 +146,11 @@ def show(
 
     kg = KnowledgeGraph.load(kg_dir)
     stats = kg.stats()
-    out.print(f"nodes: {stats['nodes']}", highlight=False)
-    out.print(f"edges: {stats['edges']}", highlight=False)
+    out.print(f"nodes: {_counts(stats['nodes'])}")
+    out.print(f"edges: {_counts(stats['edges'])}")
     for kind, props in stats["properties"].items():
-        out.print(f"{kind} properties: " + ", ".join(f"{k} {v}" for k, v in props.items()), highlight=False)
+        total = stats["nodes"].get(kind, 0)
+        out.print(f"{kind} properties (nodes that have each, of {total}): {_counts(props)}")
     chunks = kg.nodes(NodeKind.CHUNK)
     for prop in ("entities", "themes"):
         counts = Counter(item for c in chunks for item in kg.get(c).get(prop) or [])
@@ -144,3 +184,8 @@ def show(
         out.print("  " + (text[:300] + ("..." if len(text) > 300 else "")).replace("\n", " "), markup=False)
         for prop in ("entities", "keyphrases", "themes"):
             out.print(f"  {prop}: {', '.join(data.get(prop) or [])}", markup=False, highlight=False)
+
+
+def _counts(counts: dict[str, int]) -> str:
+    """``{"chunk": 68, "document": 7}`` as a person reads it: ``chunk 68, document 7``."""
+    return ", ".join(f"{name} {count:,}" for name, count in counts.items()) or "none"

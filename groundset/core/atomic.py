@@ -1,26 +1,40 @@
-"""Atomic writes: a reader sees the old file or the new one, never half of either.
+"""Atomic writes: a reader sees the old output or the new one, never half of either.
 
-Every artefact groundset writes (graphs, test sets, runs) goes through here, so an interrupted
-run leaves the previous output intact.
+Every artefact groundset writes (graphs, test sets, runs, personas) goes through here, so an interrupted
+run leaves the previous output intact. The check of an output folder lives here too, so the CLI (before a
+long build) and the Python API (at save time) refuse exactly the same things.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import stat
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
+
+from .errors import ConfigError
+
+__all__ = ["atomic_directory", "atomic_write_bytes", "atomic_write_text", "check_output_dir"]
+
+_FORCE_HINT = "use --force (force=True in Python) to replace it and everything in it"
 
 
 def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write ``data`` to a temp file beside ``path``, fsync it, then rename it over ``path``."""
+    """Write ``data`` to a temp file beside ``path``, fsync it, then rename it over ``path``.
+
+    The file gets the mode of the file it replaces, or what a plain ``open()`` would give (the umask),
+    not the private 0600 of ``mkstemp``.
+    """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
+    mode = _mode_for(target, 0o666)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
+            os.chmod(tmp, mode)
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
@@ -34,22 +48,165 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
+def check_output_dir(
+    path: str | os.PathLike[str],
+    *,
+    marker: str,
+    inputs: Iterable[str | os.PathLike[str]] = (),
+    force: bool = False,
+) -> Path:
+    """Resolve an output folder and refuse one whose replacement would destroy what is not ours.
+
+    The folder is replaced as a whole, so it must be new, empty, a previous output (it holds ``marker``),
+    or ``force`` must say the user means it. An output at, inside or around one of ``inputs`` is refused
+    even with ``force``: it would delete the input or be read back as input next time. Returns the
+    resolved path, which is what the caller should write to.
+    """
+    target = Path(path).expanduser().resolve()
+    if target.parent == target:
+        raise ConfigError(f"output folder {target} is a filesystem root; choose a folder below it")
+    for item in inputs:
+        _check_apart(target, Path(item).expanduser().resolve())
+    _check_not_a_file(target)
+    if not force and target.is_dir() and not (target / marker).is_file() and _has_entries(target):
+        raise ConfigError(
+            f"output folder {target} is not empty and has no {marker}, so it is not a previous output; "
+            f"saving replaces the whole folder. Choose a new or empty folder, or {_FORCE_HINT}"
+        )
+    _check_not_where_we_are(target)
+    return target
+
+
+def _check_apart(target: Path, source: Path) -> None:
+    """An output must not be the input, sit inside it, or hold it."""
+    read_back = "the saved files would be read as input next time"
+    if target == source:
+        problem = f"is the input being read: {read_back}"
+    elif target.is_relative_to(source):
+        problem = f"is inside the input {source}: {read_back}"
+    elif source.is_relative_to(target):
+        problem = f"contains the input {source}: replacing it would delete the input"
+    else:
+        return
+    raise ConfigError(
+        f"output folder {target} {problem}; choose a folder beside {source}, not in or around it"
+    )
+
+
+def _check_not_where_we_are(target: Path) -> None:
+    """Replacing the folder the process (and the user's shell) is in would leave both in a deleted one."""
+    try:
+        cwd = Path.cwd()
+    except OSError:
+        return
+    if cwd.is_relative_to(target) and target.exists():
+        raise ConfigError(
+            f"output folder {target} is the folder you are in (or holds it); it is replaced as a whole, "
+            "which would leave your shell in a deleted folder. Name a subfolder (e.g. --out kg) or run "
+            "from the parent folder"
+        )
+
+
+def _check_not_a_file(target: Path) -> None:
+    """A file is never replaced by a folder, and no folder can be created below a file."""
+    for place in (target, *target.parents):
+        if not place.exists():
+            continue
+        if place.is_dir():
+            return
+        problem = (
+            f"output path {target} is a file, not a folder"
+            if place == target
+            else f"cannot create output folder {target}: {place} is a file"
+        )
+        raise ConfigError(f"{problem}; choose a folder path (groundset never replaces a file with a folder)")
+
+
+def _has_entries(folder: Path) -> bool:
+    try:
+        with os.scandir(folder) as entries:
+            return next(entries, None) is not None
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot list output folder {folder}: {exc.strerror or exc}; check its permissions"
+        ) from exc
+
+
 @contextmanager
-def atomic_directory(path: str | os.PathLike[str]) -> Iterator[Path]:
-    """Yield a fresh temp directory; on success it replaces ``path`` as a whole, on error it is removed."""
-    target = Path(path)
+def atomic_directory(path: str | os.PathLike[str], *, marker: str, force: bool = False) -> Iterator[Path]:
+    """Yield a staging folder that, on success, replaces ``path`` as a whole; on any error it is removed.
+
+    ``path`` is checked with :func:`check_output_dir` (``marker`` names the file every output holds).
+    The staged files are fsynced before the rename, and a target that exists is moved aside and put
+    back if the rename fails, so the previous output survives every failure.
+    """
+    target = check_output_dir(path, marker=marker, force=force)
     target.parent.mkdir(parents=True, exist_ok=True)
+    mode = _mode_for(target, 0o777)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
     try:
+        os.chmod(staging, mode)
         yield staging
+        _fsync_tree(staging)
+        _swap(staging, target)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    backup = None
-    if target.exists():
-        backup = target.with_name(f".{target.name}.old-{os.getpid()}")
-        shutil.rmtree(backup, ignore_errors=True)
+
+
+def _swap(staging: Path, target: Path) -> None:
+    """Rename ``staging`` to ``target``; an existing target is moved aside first and restored on failure."""
+    backup = staging.with_name(staging.name + ".old") if target.exists() else None
+    if backup is not None:
         os.replace(target, backup)
-    os.replace(staging, target)
+    try:
+        os.replace(staging, target)
+    except BaseException:
+        if backup is not None:
+            os.replace(backup, target)
+        raise
     if backup is not None:
         shutil.rmtree(backup, ignore_errors=True)
+    _fsync_dir(target.parent)
+
+
+def _fsync_tree(root: Path) -> None:
+    """Flush every staged file and folder to disk, so the rename never publishes data still in cache."""
+    for folder, _, files in os.walk(root):
+        for name in files:
+            fd = os.open(os.path.join(folder, name), os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        _fsync_dir(Path(folder))
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Persist a folder's entries; best effort, as some platforms cannot open a folder."""
+    with suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _mode_for(target: Path, default: int) -> int:
+    """Keep the mode of the output being replaced; a new one gets ``default`` less the umask, like open()."""
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        return default & ~_umask()
+
+
+def _umask() -> int:
+    """The process umask. Linux shows it in /proc; elsewhere reading it means setting it, so the brief
+    stand-in is strict (0o077): a thread racing this gets files too private, never too open."""
+    with suppress(OSError, ValueError), open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    mask = os.umask(0o077)
+    os.umask(mask)
+    return mask

@@ -2,7 +2,8 @@
 
 It makes reruns and resumed runs free: a finished call is stored the moment it returns, so
 an interrupted run repeats none of them. It stores answers only, never requests, headers or
-keys. WAL mode lets several processes share one cache file.
+keys; each entry is labelled with the prompt that asked for it, so `groundset cache clear
+--prompt NAME` can drop one prompt's answers. WAL mode lets several processes share one file.
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ import threading
 import time
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from .errors import ConfigError
 
 CACHE_ENV = "GROUNDSET_CACHE_DIR"
 FILENAME = "calls.sqlite"
+_DAY = 86400.0
 
 
 def default_cache_dir() -> Path:
@@ -42,9 +45,10 @@ class CallCache:
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=NORMAL")
             self._conn.execute(
-                "CREATE TABLE IF NOT EXISTS calls ("
-                "key TEXT PRIMARY KEY, kind TEXT NOT NULL, value BLOB NOT NULL, created REAL NOT NULL)"
+                "CREATE TABLE IF NOT EXISTS calls (key TEXT PRIMARY KEY, kind TEXT NOT NULL, "
+                "value BLOB NOT NULL, created REAL NOT NULL, label TEXT)"
             )
+            _add_label_column(self._conn)
         except (OSError, sqlite3.Error) as exc:
             raise ConfigError(
                 f"cannot open the call cache in {self.directory}: {exc}; "
@@ -68,24 +72,79 @@ class CallCache:
                 found.update((k, bytes(v)) for k, v in rows)
         return found
 
-    def put(self, key: str, value: bytes, kind: str) -> None:
-        self.put_many([(key, value)], kind)
+    def put(self, key: str, value: bytes, kind: str, *, label: str | None = None) -> None:
+        self.put_many([(key, value)], kind, label=label)
 
-    def put_many(self, items: Iterable[tuple[str, bytes]], kind: str) -> None:
+    def put_many(self, items: Iterable[tuple[str, bytes]], kind: str, *, label: str | None = None) -> None:
+        """Store answers; ``label`` names the prompt that asked (None for embeddings)."""
         now = time.time()
-        rows = [(k, kind, sqlite3.Binary(v), now) for k, v in items]
+        rows = [(k, kind, sqlite3.Binary(v), now, label) for k, v in items]
         if not rows:
             return
         with self._lock:
-            self._conn.executemany("INSERT OR REPLACE INTO calls VALUES (?, ?, ?, ?)", rows)
+            self._conn.executemany(
+                "INSERT OR REPLACE INTO calls (key, kind, value, created, label) VALUES (?, ?, ?, ?, ?)", rows
+            )
+
+    def discard(self, key: str) -> None:
+        """Forget one entry (an answer that no longer passes its prompt's checks)."""
+        with self._lock:
+            self._conn.execute("DELETE FROM calls WHERE key = ?", (key,))
+
+    def stats(self) -> dict[str, Any]:
+        """What `groundset cache info` shows: size, entries by kind and by prompt, oldest and newest."""
+        with self._lock:
+            entries, oldest, newest = self._conn.execute(
+                "SELECT COUNT(*), MIN(created), MAX(created) FROM calls"
+            ).fetchone()
+            by_kind = self._conn.execute("SELECT kind, COUNT(*) FROM calls GROUP BY kind ORDER BY kind")
+            kinds = dict(by_kind.fetchall())
+            by_label = self._conn.execute(
+                "SELECT label, COUNT(*) FROM calls GROUP BY label ORDER BY COUNT(*) DESC, label"
+            )
+            labels = dict(by_label.fetchall())
+        return {
+            "path": self.path,
+            "bytes": sum(p.stat().st_size for p in self._files()),
+            "entries": entries,
+            "by_kind": kinds,
+            "by_label": labels,
+            "oldest": oldest,
+            "newest": newest,
+        }
+
+    def _files(self) -> list[Path]:
+        names = (FILENAME, f"{FILENAME}-wal", f"{FILENAME}-shm")
+        return [p for p in (self.directory / n for n in names) if p.exists()]
+
+    def count(self, *, label: str | None = None, older_than_days: float | None = None) -> int:
+        """How many entries ``remove`` with the same filters would delete."""
+        where, args = _filters(label, older_than_days)
+        with self._lock:
+            return self._conn.execute(f"SELECT COUNT(*) FROM calls{where}", args).fetchone()[0]
+
+    def remove(self, *, label: str | None = None, older_than_days: float | None = None) -> int:
+        """Delete the entries of prompt ``label`` and/or older than ``older_than_days``; all if neither."""
+        where, args = _filters(label, older_than_days)
+        with self._lock:
+            removed = self._conn.execute(f"DELETE FROM calls{where}", args).rowcount
+        return max(removed, 0)
+
+    def vacuum(self) -> None:
+        """Give the space of removed entries back to the file system (best effort: another process
+        may be reading the file; then the space is reused by later entries instead)."""
+        try:
+            with self._lock:
+                self._conn.execute("VACUUM")
+        except sqlite3.OperationalError:
+            pass
 
     def __len__(self) -> int:
         with self._lock:
             return self._conn.execute("SELECT COUNT(*) FROM calls").fetchone()[0]
 
     def clear(self) -> None:
-        with self._lock:
-            self._conn.execute("DELETE FROM calls")
+        self.remove()
 
     def close(self) -> None:
         with self._lock:
@@ -93,6 +152,29 @@ class CallCache:
 
     def __repr__(self) -> str:
         return f"CallCache({str(self.path)!r})"
+
+
+def _add_label_column(conn: sqlite3.Connection) -> None:
+    """Migrate a cache file written before entries were labelled with their prompt's name."""
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(calls)")}
+    if "label" in columns:
+        return
+    try:
+        conn.execute("ALTER TABLE calls ADD COLUMN label TEXT")
+    except sqlite3.OperationalError as exc:
+        if "duplicate column" not in str(exc).lower():  # another process migrated it first
+            raise
+
+
+def _filters(label: str | None, older_than_days: float | None) -> tuple[str, list[Any]]:
+    clauses, args = [], []
+    if label is not None:
+        clauses.append("label = ?")
+        args.append(label)
+    if older_than_days is not None:
+        clauses.append("created < ?")
+        args.append(time.time() - older_than_days * _DAY)
+    return (" WHERE " + " AND ".join(clauses) if clauses else ""), args
 
 
 def open_cache(cache: bool | str | Path | CallCache | None) -> CallCache | None:

@@ -94,23 +94,32 @@ class CallEngine:
 
     # -- cache + single-flight --------------------------------------------------------
     async def cached(
-        self, key: str, stage: str | None, compute: Callable[[], Awaitable[bytes]], kind: str
+        self,
+        key: str,
+        stage: str | None,
+        compute: Callable[[], Awaitable[bytes]],
+        kind: str,
+        *,
+        label: str | None = None,
+        accept: Callable[[bytes], bool] | None = None,
     ) -> bytes:
-        """Return the stored value for ``key`` or compute it once, however many callers ask at once."""
+        """Return the stored value for ``key`` or compute it once, however many callers ask at once.
+
+        ``label`` (the prompt's name) is stored with the value. ``accept`` rechecks a stored value:
+        one it rejects (written before a check existed) is dropped and computed again.
+        """
         assert on_engine_thread(), "CallEngine.cached must run on the engine loop"
-        if self.cache is not None:
-            hit = self.cache.get(key)
-            if hit is not None:
-                self.record(stage, cache_hits=1)
-                return hit
+        hit = self._stored(key, stage, accept)
+        if hit is not None:
+            return hit
         task = self._inflight.get(key)
         if task is not None:
             self.record(stage, shared=1)
         else:
-            task = asyncio.ensure_future(self._compute_and_store(key, compute, kind))
+            task = asyncio.ensure_future(self._compute_and_store(key, compute, kind, label))
             self._inflight[key] = task
             self._waiters[key] = 0
-            task.add_done_callback(lambda t: (self._inflight.pop(key, None), self._waiters.pop(key, None)))
+            task.add_done_callback(lambda t: self._forget(key, t))
             task.add_done_callback(_consume_exception)
         # The computation is shared: one caller giving up must not cancel it for the others, but once
         # every caller has given up (an interrupted run), it is cancelled so nothing more is spent.
@@ -118,16 +127,41 @@ class CallEngine:
         try:
             return await asyncio.shield(task)
         except asyncio.CancelledError:
-            if key in self._waiters:
-                self._waiters[key] -= 1
-                if self._waiters[key] == 0:
-                    task.cancel()
+            self._give_up(key, task)
             raise
 
-    async def _compute_and_store(self, key: str, compute: Callable[[], Awaitable[bytes]], kind: str) -> bytes:
+    def _stored(self, key: str, stage: str | None, accept: Callable[[bytes], bool] | None) -> bytes | None:
+        if self.cache is None:
+            return None
+        hit = self.cache.get(key)
+        if hit is not None and accept is not None and not accept(hit):
+            self.cache.discard(key)
+            return None
+        if hit is not None:
+            self.record(stage, cache_hits=1)
+        return hit
+
+    def _give_up(self, key: str, task: asyncio.Future[Any]) -> None:
+        """One waiter of ``task`` left; the last one cancels it and frees ``key`` at once, so a caller
+        arriving while the cancelled task winds down starts afresh instead of inheriting its cancellation."""
+        if self._inflight.get(key) is not task:
+            return
+        self._waiters[key] -= 1
+        if self._waiters[key] == 0:
+            self._forget(key, task)
+            task.cancel()
+
+    def _forget(self, key: str, task: asyncio.Future[Any]) -> None:
+        if self._inflight.get(key) is task:
+            del self._inflight[key]
+            self._waiters.pop(key, None)
+
+    async def _compute_and_store(
+        self, key: str, compute: Callable[[], Awaitable[bytes]], kind: str, label: str | None
+    ) -> bytes:
         value = await compute()
         if self.cache is not None:
-            self.cache.put(key, value, kind)
+            self.cache.put(key, value, kind, label=label)
         return value
 
     # -- one request: concurrency, rate, timeout, retry, usage ------------------------
@@ -306,6 +340,13 @@ def _embed_sender(
         return await model.aembed_documents(texts), None
 
     return send
+
+
+def being_cancelled() -> bool:
+    """Is the running task itself being cancelled (an interrupted run), rather than re-raising the
+    CancelledError of a shared call cancelled elsewhere? Only the former should stop a whole run."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
 
 
 def _consume_exception(future: asyncio.Future[Any]) -> None:

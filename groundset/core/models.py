@@ -186,27 +186,37 @@ _VOLATILE = {
     "disable_streaming",
     "streaming",
     "stream",
+    "stream_chunk_timeout",
+    "http_socket_options",
+    "openai_proxy",
+    "name",  # a label for traces
+    "profile",  # the provider's capability sheet (release dates...), not a setting
 }
 
 
 def model_parameters(model: Any) -> dict[str, Any]:
-    """The settings that shape a model's output, with credentials and transport settings left out."""
+    """The settings that shape a model's output, with credentials and transport settings left out.
+
+    Taken from the model's own fields merged with ``_identifying_params``: langchain-core leaves the
+    latter empty for custom chat models, and two of them differing only in ``model`` must not share
+    cached answers.
+    """
     params: dict[str, Any] = {}
+    if isinstance(model, BaseModel):
+        params.update({name: getattr(model, name, None) for name in type(model).model_fields})
     identifying = getattr(model, "_identifying_params", None)
     if isinstance(identifying, Mapping):
         params.update(identifying)
-    elif isinstance(model, BaseModel):
-        params.update({name: getattr(model, name, None) for name in type(model).model_fields})
     for attr in ("openai_api_base", "base_url"):
         value = getattr(model, attr, None)
         if isinstance(value, str):
             params["base_url"] = value
     clean: dict[str, Any] = {}
     for key, value in params.items():
-        if key in _VOLATILE or is_secret_field(key) or isinstance(value, SecretStr):
-            continue
+        if value is None or key in _VOLATILE or is_secret_field(key) or isinstance(value, SecretStr):
+            continue  # None: unset, so a new optional field in a library update changes no identity
         if _is_plain(value):
-            clean[key] = value
+            clean[key] = _without_secrets(value)
     return clean
 
 
@@ -218,6 +228,15 @@ def _is_plain(value: Any) -> bool:
     if isinstance(value, dict):
         return all(isinstance(k, str) and _is_plain(v) for k, v in value.items())
     return False
+
+
+def _without_secrets(value: Any) -> Any:
+    """Nested settings (model_kwargs, extra_body) minus key-like entries: a key is not an identity."""
+    if isinstance(value, dict):
+        return {k: _without_secrets(v) for k, v in value.items() if not is_secret_field(k)}
+    if isinstance(value, list | tuple):
+        return [_without_secrets(v) for v in value]
+    return value
 
 
 def model_identity(model: Any) -> str:

@@ -20,6 +20,7 @@ import functools
 import json
 import os
 import textwrap
+from collections.abc import Callable
 from typing import Any, ClassVar, Generic, Literal, TypeVar, get_args, get_origin, overload
 
 from langchain_core.language_models import BaseChatModel
@@ -96,6 +97,35 @@ class Prompt(Generic[In, Out]):
     def offline(self, data: In) -> Out:
         """The deterministic classical-NLP form of the task; override where one exists."""
         raise OfflineUnsupported(self.name)
+
+    # -- semantic checks ------------------------------------------------------------------
+    def validate(self, data: In, output: Out) -> str | None:
+        """What the schema cannot say (e.g. one verdict per statement): None when ``output`` is fine,
+        else the problem as the model should hear it ("gave 2 verdicts for 3 statements; give one
+        per statement"). A failing answer gets one repair request and is never cached."""
+        return None
+
+    def _checked(self, data: In, raw: str) -> tuple[Out | None, str]:
+        """Parse ``raw`` and validate it: (output, "") or (None, what is wrong with it)."""
+        value, problem = parse_answer(self.output_model, raw)
+        if value is None:
+            return None, problem
+        problem = self.validate(data, value)  # type: ignore[arg-type]
+        return (value, "") if problem is None else (None, problem)  # type: ignore[return-value]
+
+    def _cached_answer_check(self, data: In) -> Callable[[bytes], bool] | None:
+        """For a stored answer: does it still pass ``validate``? (None: nothing beyond the schema.)"""
+        if type(self).validate is Prompt.validate:
+            return None
+
+        def accept(blob: bytes) -> bool:
+            try:
+                outputs = [self.output_model.model_validate(item) for item in json.loads(blob)]
+            except ValueError:
+                return False
+            return all(self.validate(data, out) is None for out in outputs)  # type: ignore[arg-type]
+
+        return accept
 
     # -- rendering ------------------------------------------------------------------------
     def messages(self, data: In, *, schema_in_text: bool = False) -> list[BaseMessage]:
@@ -196,7 +226,12 @@ class Prompt(Generic[In, Out]):
             ]
         )
         blob = await engine.cached(
-            key, stage, lambda: self._ask(chat, identity, data, n, engine, stage), "chat"
+            key,
+            stage,
+            lambda: self._ask(chat, identity, data, n, engine, stage),
+            "chat",
+            label=self.name,
+            accept=self._cached_answer_check(data),
         )
         return [self.output_model.model_validate(item) for item in json.loads(blob)]
 
@@ -234,31 +269,33 @@ class Prompt(Generic[In, Out]):
                 raise PromptOutputError(self.name, "the model returned no answer at all", "")
             answers += extra
         results = await asyncio.gather(
-            *(self._parse_or_repair(chat, messages, m, method, engine, stage) for m in answers[:n])
+            *(self._parse_or_repair(chat, data, messages, m, method, engine, stage) for m in answers[:n])
         )
         return list(results)
 
     async def _parse_or_repair(
         self,
         chat: BaseChatModel,
+        data: In,
         messages: list[BaseMessage],
         answer: BaseMessage,
         method: Method,
         engine: CallEngine,
         stage: str,
     ) -> Out:
+        """The parsed, validated answer; else one repair request naming the problem, else a typed error."""
         raw = raw_answer(answer, method)
-        value, problem = parse_answer(self.output_model, raw)
+        value, problem = self._checked(data, raw)
         if value is not None:
-            return value  # type: ignore[return-value]
+            return value
         engine.record(stage, repairs=1)
         retry = [*messages, AIMessage(raw), HumanMessage(REPAIR_REQUEST.format(problem=problem))]
         (second,) = await _send(chat, retry, method, self.output_model, 1, engine, stage)
         raw2 = raw_answer(second, method)
-        value, problem2 = parse_answer(self.output_model, raw2)
+        value, problem2 = self._checked(data, raw2)
         if value is None:
             raise PromptOutputError(self.name, problem2, raw2)
-        return value  # type: ignore[return-value]
+        return value
 
 
 async def _send(

@@ -2,21 +2,18 @@
 
 The test-set quality gate and the faithfulness-style metrics ask the same question, so they
 share one prompt (and, through the call engine, one paid answer per identical question).
-Offline, a statement is supported when its content words are (nearly all) in the context.
+Offline, the lexical judge in ``lexical`` decides: content words, numbers, names and negation.
 """
 
 from __future__ import annotations
 
-import re
-
 from pydantic import BaseModel, Field
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
+from .lexical import SUPPORT_RATIO as OFFLINE_SUPPORT_RATIO
+from .lexical import LexicalContext, content_words, lexical_support
 from .prompts import Prompt
 
-_WORD = re.compile(r"[^\W_]+(?:[._-][^\W_]+)*", re.UNICODE)
-_STOP = ENGLISH_STOP_WORDS
-OFFLINE_SUPPORT_RATIO = 0.85
+__all__ = ["OFFLINE_SUPPORT_RATIO", "SupportPrompt", "content_words", "lexical_support"]
 
 
 class StatementsAndContext(BaseModel):
@@ -32,18 +29,6 @@ class StatementVerdict(BaseModel):
 
 class Verdicts(BaseModel):
     verdicts: list[StatementVerdict]
-
-
-def content_words(text: str) -> list[str]:
-    return [w for w in (m.group(0).casefold() for m in _WORD.finditer(text)) if w not in _STOP]
-
-
-def lexical_support(statement: str, context_words: set[str]) -> float:
-    """The share of the statement's content words that occur in the context (1.0 for no content words)."""
-    words = content_words(statement)
-    if not words:
-        return 1.0
-    return sum(w in context_words for w in words) / len(words)
 
 
 class SupportPrompt(Prompt[StatementsAndContext, Verdicts]):
@@ -77,16 +62,21 @@ class SupportPrompt(Prompt[StatementsAndContext, Verdicts]):
         )
     ]
 
+    def validate(self, data: StatementsAndContext, output: Verdicts) -> str | None:
+        """One verdict per statement: a short list would be misread as all-supported or as NaN."""
+        given, wanted = len(output.verdicts), len(data.statements)
+        if given == wanted:
+            return None
+        return (
+            f"gave {given} verdicts for {wanted} statements; give exactly one verdict per statement, in order"
+        )
+
     def offline(self, data: StatementsAndContext) -> Verdicts:
-        words = set(content_words(data.context))
+        context = LexicalContext(data.context)
         verdicts = []
         for statement in data.statements:
-            ratio = lexical_support(statement, words)
+            verdict = context.judge(statement)
             verdicts.append(
-                StatementVerdict(
-                    statement=statement,
-                    supported=ratio >= OFFLINE_SUPPORT_RATIO,
-                    reason=f"{ratio:.0%} of its content words occur in the context",
-                )
+                StatementVerdict(statement=statement, supported=verdict.supported, reason=verdict.reason)
             )
         return Verdicts(verdicts=verdicts)

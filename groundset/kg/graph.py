@@ -187,10 +187,11 @@ class KnowledgeGraph:
         return f"KnowledgeGraph(nodes={stats['nodes']}, edges={edges})"
 
     # -- persistence (see persistence.py) ----------------------------------------------------
-    def save(self, directory: Any) -> None:
+    def save(self, directory: Any, *, force: bool = False) -> None:
+        """Save to ``directory`` (new, empty or a saved graph; ``force=True`` replaces any other folder)."""
         from .persistence import save_graph
 
-        save_graph(self, directory)
+        save_graph(self, directory, force=force)
 
     @classmethod
     def load(cls, directory: Any) -> KnowledgeGraph:

@@ -428,20 +428,51 @@ def load_documents(
             raise ConfigError(f"{name} must be a list of glob patterns, not a single string: [{patterns!r}]")
     exclude = list(exclude or [])
     if isinstance(source, str | os.PathLike):
-        raw = os.fspath(source)
-        if not isinstance(raw, str) or not raw:
-            raise ConfigError(f"docs folder must be a non-empty text path, got {raw!r}")
-        path = Path(raw).expanduser()
-        if not path.exists():
-            raise ConfigError(f"docs folder not found: {path}")
+        path = _source_path(source)
         if path.is_dir():
             return _load_folder(path.resolve(), include, exclude)
-        if path.is_file():
-            return _load_file(path, include, exclude)
-        raise ConfigError(f"not a folder or regular file: {path}")
+        return _load_file(path, include, exclude)
     if isinstance(source, bytes | bytearray | Document) or not isinstance(source, Iterable):
         raise ConfigError(
             f"load_documents() takes a folder path or an iterable of LangChain Documents, "
             f"not {type(source).__name__}"
         )
     return _load_documents_input(source, include, exclude)
+
+
+def candidate_files(
+    source: str | os.PathLike[str],
+    *,
+    include: Sequence[str] | None = None,
+    exclude: Sequence[str] | None = None,
+) -> list[str]:
+    """The files :func:`load_documents` would try, found without reading them.
+
+    A command calls this before a long build, so an empty or mistyped docs folder fails at once
+    instead of after the work. Raises ConfigError when ``source`` does not exist.
+    """
+    path = _source_path(source)
+    root = path.resolve() if path.is_dir() else path.parent.resolve()
+    walker = _Walker(root, _QuietCollector(), include, list(exclude or []))
+    if path.is_dir():
+        return [candidate.rel for candidate in walker.walk()]
+    return [path.name] if walker.wanted(path.name) is not None else []
+
+
+class _QuietCollector(_Collector):
+    """Drops the walk's problem reports: the load that follows reports (and logs) them once."""
+
+    def skip(self, path: str, reason: str) -> None:
+        pass
+
+
+def _source_path(source: str | os.PathLike[str]) -> Path:
+    raw = os.fspath(source)
+    if not isinstance(raw, str) or not raw:
+        raise ConfigError(f"docs folder must be a non-empty text path, got {raw!r}")
+    path = Path(raw).expanduser()
+    if not path.exists():
+        raise ConfigError(f"docs folder not found: {path}")
+    if not (path.is_dir() or path.is_file()):
+        raise ConfigError(f"not a folder or regular file: {path}")
+    return path

@@ -1,7 +1,8 @@
 """Saving and loading a KnowledgeGraph: JSON for nodes and edges, one .npy matrix per vector property.
 
 The round trip is exact: ids, properties, edges and float32 vectors come back bit for bit.
-The directory is replaced atomically, so an interrupted save leaves the previous graph intact.
+The directory is replaced atomically, so an interrupted save leaves the previous graph intact, and a
+folder that is not a graph is never replaced without ``force=True``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from ..core.atomic import atomic_directory
+from ..core.atomic import atomic_directory, check_output_dir
 from ..core.errors import ConfigError
 from .graph import VECTOR_PROPERTIES, KnowledgeGraph, NodeKind
 
@@ -23,7 +24,13 @@ VERSION = 1
 GRAPH_FILE = "graph.json"
 
 
-def save_graph(kg: KnowledgeGraph, directory: str | Path) -> None:
+def save_graph(kg: KnowledgeGraph, directory: str | Path, *, force: bool = False) -> None:
+    """Write ``kg`` to ``directory``, replacing it as a whole.
+
+    The folder must be new, empty or a saved graph (it holds ``graph.json``); ``force=True`` replaces
+    any other folder with everything in it. See :func:`groundset.core.atomic.check_output_dir`.
+    """
+    check_output_dir(directory, marker=GRAPH_FILE, force=force)  # fail before the serialising work
     nodes: list[dict[str, Any]] = []
     vectors: dict[str, tuple[list[str], list[np.ndarray]]] = {}
     for node_id, data in kg.graph.nodes(data=True):
@@ -51,7 +58,7 @@ def save_graph(kg: KnowledgeGraph, directory: str | Path) -> None:
         "vectors": {name: {"file": m["file"], "ids": m["ids"]} for name, m in matrices.items()},
     }
     text = json.dumps(document, ensure_ascii=False, indent=1, default=_json_default)
-    with atomic_directory(directory) as staging:
+    with atomic_directory(directory, marker=GRAPH_FILE, force=force) as staging:
         (staging / GRAPH_FILE).write_text(text, encoding="utf-8")
         for matrix in matrices.values():
             buffer = io.BytesIO()

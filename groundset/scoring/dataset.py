@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 from ..core.atomic import atomic_write_text
 from ..core.errors import ConfigError
+from ..core.records import from_spreadsheet, json_problem
 from ..synthesizers.testset import FIELDS as TESTSET_FIELDS
 from ..synthesizers.testset import HEADER_KEY, Testset
 from .samples import LEGACY_NAMES, MultiTurnSample, SingleTurnSample, sample_from_row, valid_fields
@@ -41,8 +42,12 @@ _JSON_CELLS = frozenset(
 class EvaluationDataset:
     """An ordered list of samples, all single-turn or all multi-turn, as the metrics see them."""
 
-    def __init__(self, samples: Iterable[Sample] = ()) -> None:
+    def __init__(self, samples: Iterable[Sample] = (), *, locations: Iterable[str] | None = None) -> None:
         self.samples: list[Sample] = list(samples)
+        # Where each sample came from ("data.jsonl line 3"), so errors point at the line a user can open.
+        self.locations = list(locations) if locations is not None else [f"sample {i}" for i in self.indices()]
+        if len(self.locations) != len(self.samples):
+            raise ValueError(f"{len(self.locations)} locations for {len(self.samples)} samples")
         first: type[Sample] | None = None
         for index, sample in enumerate(self.samples):
             if not isinstance(sample, SingleTurnSample | MultiTurnSample):
@@ -80,8 +85,11 @@ class EvaluationDataset:
     def __getitem__(self, index: slice) -> EvaluationDataset: ...
     def __getitem__(self, index: int | slice) -> Sample | EvaluationDataset:
         if isinstance(index, slice):
-            return EvaluationDataset(self.samples[index])
+            return EvaluationDataset(self.samples[index], locations=self.locations[index])
         return self.samples[index]
+
+    def indices(self) -> range:
+        return range(len(self.samples))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, EvaluationDataset):
@@ -106,6 +114,10 @@ class EvaluationDataset:
             raise ValueError(f"unknown column {column!r}; valid columns: {', '.join(sorted(valid))}")
         return [index for index, sample in enumerate(self.samples) if getattr(sample, column) is None]
 
+    def describe(self, indices: Iterable[int], *, limit: int = 10) -> str:
+        """Samples by where they came from: ``data.jsonl lines 2, 5`` (file lines count from 1)."""
+        return describe_locations([self.locations[i] for i in indices], limit=limit)
+
     # Loaders.
 
     @classmethod
@@ -126,11 +138,9 @@ class EvaluationDataset:
             try:
                 record = json.loads(line)
             except json.JSONDecodeError as exc:
-                raise ConfigError(
-                    f"{path} line {number}: not valid JSON ({exc.msg} at column {exc.colno})"
-                ) from None
+                raise ConfigError(f"{path} line {number}: not valid JSON ({json_problem(exc)})") from None
             if loader.first is None and _is_testset_record(record):
-                return cls.from_testset(Testset.from_jsonl(path))
+                return cls.from_testset(Testset.from_jsonl(path), locations=_record_lines(path))
             loader.add(record, f"line {number}")
         return loader.finish()
 
@@ -146,7 +156,8 @@ class EvaluationDataset:
         if columns is None:
             return cls()
         if {"id", "synthesizer"} <= set(columns) <= set(TESTSET_FIELDS):
-            return cls.from_testset(Testset.from_csv(path))
+            rows = [n for n, row in enumerate(reader, start=2) if any(cell.strip() for cell in row)]
+            return cls.from_testset(Testset.from_csv(path), locations=[f"{path} row {n}" for n in rows])
         unknown = [column for column in columns if column not in _ALL_FIELDS and column not in LEGACY_NAMES]
         if unknown or len(set(columns)) != len(columns):
             problem = f"unknown column(s) {', '.join(unknown)}" if unknown else "repeated column names"
@@ -187,13 +198,16 @@ class EvaluationDataset:
         return loader.finish()
 
     @classmethod
-    def from_testset(cls, testset: Testset) -> EvaluationDataset:
+    def from_testset(cls, testset: Testset, *, locations: Iterable[str] | None = None) -> EvaluationDataset:
         """Questions with their reference answer and grounding; the generation details go to metadata."""
         return cls(
-            SingleTurnSample(
-                **item.model_dump(include=_FROM_TESTSET), metadata=item.model_dump(include=_META)
-            )
-            for item in testset
+            (
+                SingleTurnSample(
+                    **item.model_dump(include=_FROM_TESTSET), metadata=item.model_dump(include=_META)
+                )
+                for item in testset
+            ),
+            locations=locations,
         )
 
     # Writers.
@@ -227,6 +241,7 @@ class _Loader:
     def __init__(self, source: str, prefix: str | None = None) -> None:
         self.source, self.prefix = source, source if prefix is None else prefix
         self.samples: list[Sample] = []
+        self.locations: list[str] = []
         self.renames: dict[str, str] = {}
         self.first: tuple[str, bool] | None = None  # where the first row was, and whether multi-turn
 
@@ -243,6 +258,7 @@ class _Loader:
                 "a dataset holds one kind (multi-turn: user_input is a list of messages)"
             )
         self.samples.append(sample)
+        self.locations.append(where)
 
     def finish(self) -> EvaluationDataset:
         if self.renames:
@@ -250,7 +266,28 @@ class _Loader:
             logger.warning(
                 "%s: read legacy column names (%s); rename them to silence this notice", self.source, renames
             )
-        return EvaluationDataset(self.samples)
+        return EvaluationDataset(self.samples, locations=self.locations)
+
+
+def describe_locations(labels: list[str], *, limit: int = 10) -> str:
+    """``["a.jsonl line 2", "a.jsonl line 5"]`` -> ``a.jsonl lines 2, 5``; at most ``limit`` shown."""
+    shown, rest = labels[:limit], len(labels) - limit
+    more = f" and {rest} more" if rest > 0 else ""
+    heads = {label.rpartition(" ")[0] for label in shown}
+    if len(heads) == 1 and all(label.rpartition(" ")[2].isdigit() for label in shown):
+        head = heads.pop()
+        plural = "s" if len(labels) > 1 and head.split(" ")[-1] in ("line", "row", "sample") else ""
+        return f"{head}{plural} " + ", ".join(label.rpartition(" ")[2] for label in shown) + more
+    return ", ".join(shown) + more
+
+
+def _record_lines(path: str | Path) -> list[str]:
+    """``path line N`` of every sample record of a JSONL test set (not its header, not blank lines)."""
+    lines = []
+    for number, line in enumerate(_read_text(path).split("\n"), start=1):
+        if line.strip() and HEADER_KEY not in json.loads(line):
+            lines.append(f"{path} line {number}")
+    return lines
 
 
 def _is_testset_record(record: object) -> bool:
@@ -266,16 +303,16 @@ def _parse_cell(column: str, cell: str, where: str) -> Any:
         try:
             parsed = json.loads(cell)
         except json.JSONDecodeError:
-            return cell
+            return from_spreadsheet(cell)
         is_chat = isinstance(parsed, list) and bool(parsed) and all(isinstance(item, dict) for item in parsed)
-        return parsed if is_chat else cell
+        return parsed if is_chat else from_spreadsheet(cell)
     if column not in _JSON_CELLS:
-        return cell
+        return from_spreadsheet(cell)
     try:
         return json.loads(cell)
     except json.JSONDecodeError as exc:
         raise ConfigError(
-            f"{where}: {column}: not valid JSON ({exc.msg} at column {exc.colno}); "
+            f"{where}: {column}: not valid JSON ({json_problem(exc)}); "
             'list cells hold a JSON array such as ["first", "second"]'
         ) from None
 

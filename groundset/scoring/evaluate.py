@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core.aio import run_sync
-from ..core.engine import CallEngine
+from ..core.engine import CallEngine, being_cancelled
 from ..core.errors import ConfigError, OfflineUnsupported
 from ..core.models import resolve_embeddings, resolve_llm
 from ..core.usage import track
@@ -61,10 +61,10 @@ async def aevaluate(
             cells[index][metric.name] = Cell(result.value, result.reason, result.trace)
         except OfflineUnsupported as exc:
             cells[index][metric.name] = Cell(float("nan"), exc.reason)
-        except Exception as exc:
-            if raise_exceptions:
+        except (Exception, asyncio.CancelledError) as exc:
+            if raise_exceptions or being_cancelled():
                 raise
-            cells[index][metric.name] = Cell(float("nan"), error=f"{type(exc).__name__}: {exc}")
+            cells[index][metric.name] = Cell(float("nan"), error=cell_error(exc))
         advance()
 
     total = len(dataset) * len(metrics)
@@ -74,7 +74,15 @@ async def aevaluate(
     by_metric.update(
         {f"{m.name}.embed": vars(usage[f"{m.stage}.embed"]) for m in metrics if m.needs_embeddings}
     )
-    return EvaluationResult(dataset, names, cells, by_metric)
+    notes = {m.name: note for m in metrics if (note := m.run_note(ctx))}
+    return EvaluationResult(dataset, names, cells, by_metric, notes)
+
+
+def cell_error(exc: BaseException) -> str:
+    """The error text of a failed cell; a CancelledError says where it came from, as it has no message."""
+    if isinstance(exc, asyncio.CancelledError) and not str(exc):
+        return "CancelledError: a model call this score shared was cancelled elsewhere; rerun to score it"
+    return f"{type(exc).__name__}: {exc}"
 
 
 def evaluate(

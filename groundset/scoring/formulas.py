@@ -13,13 +13,17 @@ import numpy as np
 import numpy.typing as npt
 
 NAN = float("nan")
+# Below this many scores a bootstrap interval is an artefact of resampling a handful of values
+# (at n=1 it has zero width), so none is given.
+MIN_CI_SAMPLES = 5
 
 
 def average_precision(verdicts: Sequence[int | bool]) -> float:
     """Rank-weighted context precision: sum_k(P@k * v_k) / sum(v).
 
-    Rewards putting the useful contexts first. NaN when there is no verdict or no useful context,
-    since a ranking of nothing useful has no precision to weigh (0 would read as "badly ranked").
+    Rewards putting the useful contexts first. No useful context at all scores 0 (judged, and as
+    bad as it gets; NaN would drop the row from the mean and reward the worse retriever); NaN only
+    when there is no verdict to score.
     """
     hits = 0
     total = 0.0
@@ -29,7 +33,9 @@ def average_precision(verdicts: Sequence[int | bool]) -> float:
         if verdict:
             hits += 1
             total += hits / rank
-    return total / hits if hits else NAN
+    if not verdicts:
+        return NAN
+    return total / hits if hits else 0.0
 
 
 def _check_counts(**counts: int) -> None:
@@ -108,10 +114,12 @@ def bootstrap_ci(
     confidence: float = 0.95,
     resamples: int = 2000,
     seed: int = 0,
+    min_n: int = MIN_CI_SAMPLES,
 ) -> tuple[float, float, float]:
     """(mean, low, high): percentile bootstrap CI of the mean over the non-NaN values.
 
-    NaNs are dropped (they are counted separately by the caller). All resamples are drawn as one
+    NaNs are dropped (they are counted separately by the caller). With fewer than ``min_n`` values
+    the interval is (NaN, NaN): too few to say anything about the spread. All resamples are drawn as one
     (resamples, n) index matrix from a seeded generator, so the interval is fast and reproducible.
     The interval is widened to include the mean if float rounding put it just outside.
     """
@@ -125,8 +133,8 @@ def bootstrap_ci(
     if n == 0:
         return (NAN, NAN, NAN)
     mean = float(data.mean())
-    if n == 1:
-        return (mean, mean, mean)
+    if n < max(min_n, 2):
+        return (mean, NAN, NAN)
     rng = np.random.default_rng(seed)
     means = data[rng.integers(0, n, size=(resamples, n))].mean(axis=1)
     alpha = 1.0 - confidence

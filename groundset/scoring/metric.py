@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from ..core.aio import run_sync
 from ..core.engine import CallEngine, get_engine
-from ..core.models import resolve_embeddings, resolve_llm
+from ..core.models import is_offline, resolve_embeddings, resolve_llm
 from .dataset import EvaluationDataset
 from .samples import MultiTurnSample, SingleTurnSample
 
@@ -59,7 +59,10 @@ class Metric(ABC):
     output_type: ClassVar[OutputType] = OutputType.CONTINUOUS
     needs_llm: ClassVar[bool] = False
     needs_embeddings: ClassVar[bool] = False
-    runs_offline: ClassVar[bool] = True  # False: offline runs give NaN with the reason
+    # Offline (no LLM): False means the metric gives NaN with the reason. A non-empty
+    # ``offline_measures`` says what the offline form measures when it is not the LLM form's quantity.
+    runs_offline: ClassVar[bool] = True
+    offline_measures: ClassVar[str] = ""
 
     def __init__(self, *, llm: Any = None, embeddings: Any = None) -> None:
         # Resolved once here, not per sample: a spec string would otherwise build a client per call.
@@ -79,16 +82,37 @@ class Metric(ABC):
         return [c.removesuffix(":optional") for c in cls.columns if c.endswith(":optional")]
 
     def check(self, dataset: EvaluationDataset) -> list[str]:
-        """One line per required column that some rows lack, naming the metric, the column and the rows."""
+        """One line per required column that some samples lack, naming the metric, the column and where
+        the samples are (file lines from 1, as in the loader's parse errors)."""
         problems = []
         for column in self.required():
             rows = dataset.missing(column)
             if rows:
-                shown = ", ".join(map(str, rows[:10])) + (
-                    f" and {len(rows) - 10} more" if len(rows) > 10 else ""
+                problems.append(
+                    f"metric {self.name} needs column {column!r}, missing in {dataset.describe(rows)}"
                 )
-                problems.append(f"metric {self.name} needs column {column!r}, missing in row(s) {shown}")
         return problems
+
+    @classmethod
+    def offline_summary(cls) -> str:
+        """How the metric behaves with no LLM, for ``groundset metrics``."""
+        if not cls.needs_llm:
+            return "same measure (no LLM needed)"
+        if not cls.runs_offline:
+            return "NaN (needs an LLM)"
+        if cls.offline_measures:
+            return f"DIFFERENT measure: {cls.offline_measures}"
+        return "same measure, judged lexically (an approximation of the LLM judge)"
+
+    def run_note(self, ctx: ScoringContext) -> str:
+        """What this run's scores measure, when that is not what the metric's name promises ('' if it is)."""
+        if not self.needs_llm or not is_offline(self.context(ctx).llm):
+            return ""
+        if not self.runs_offline:
+            return "offline: no score, this metric needs an LLM"
+        if self.offline_measures:
+            return f"offline form, a different measure: {self.offline_measures}"
+        return ""
 
     def context(self, ctx: ScoringContext | None) -> ScoringContext:
         """The metric's own models where it has them, else the run's, else the defaults."""

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from ..core.lexical import LexicalContext, content_words, lexical_support
 from ..core.prompts import Prompt
-from ..core.verdicts import OFFLINE_SUPPORT_RATIO, content_words, lexical_support
 from ..kg.sentences import plain_text, split_sentences
 
 OFFLINE_USEFUL = 0.35
@@ -100,16 +100,26 @@ class CompareStatementsPrompt(Prompt[StatementsToCompare, Comparison]):
         )
     ]
 
+    def validate(self, data: StatementsToCompare, output: Comparison) -> str | None:
+        """One verdict per statement on each side, or the counts behind the scores are wrong."""
+        problems = [
+            f"gave {len(verdicts)} verdicts for {len(statements)} {side} statements"
+            for side, verdicts, statements in (
+                ("response", output.response_supported, data.response),
+                ("reference", output.reference_covered, data.reference),
+            )
+            if len(verdicts) != len(statements)
+        ]
+        if not problems:
+            return None
+        return " and ".join(problems) + "; give exactly one true or false per statement, in order"
+
     def offline(self, data: StatementsToCompare) -> Comparison:
-        reference_words = set(content_words(" ".join(data.reference)))
-        response_words = set(content_words(" ".join(data.response)))
+        reference = LexicalContext("\n".join(data.reference))
+        response = LexicalContext("\n".join(data.response))
         return Comparison(
-            response_supported=[
-                lexical_support(s, reference_words) >= OFFLINE_SUPPORT_RATIO for s in data.response
-            ],
-            reference_covered=[
-                lexical_support(s, response_words) >= OFFLINE_SUPPORT_RATIO for s in data.reference
-            ],
+            response_supported=[reference.judge(s).supported for s in data.response],
+            reference_covered=[response.judge(s).supported for s in data.reference],
         )
 
 
@@ -140,6 +150,15 @@ class ContextUsefulnessPrompt(Prompt[ContextsToJudge, Usefulness]):
             Usefulness(useful=[True, False]),
         )
     ]
+
+    def validate(self, data: ContextsToJudge, output: Usefulness) -> str | None:
+        """One verdict per context: precision is computed by rank, so a missing verdict shifts them all."""
+        if len(output.useful) == len(data.contexts):
+            return None
+        return (
+            f"gave {len(output.useful)} verdicts for {len(data.contexts)} contexts; "
+            "give exactly one true or false per context, in order"
+        )
 
     def offline(self, data: ContextsToJudge) -> Usefulness:
         verdicts = []

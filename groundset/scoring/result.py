@@ -11,6 +11,7 @@ from typing import Any
 
 from ..core.atomic import atomic_write_text
 from ..core.errors import ConfigError
+from ..core.records import finite_or_none, none_as_nan
 from .dataset import EvaluationDataset
 from .formulas import bootstrap_ci
 
@@ -33,6 +34,8 @@ class EvaluationResult:
     metrics: list[str]
     cells: list[dict[str, Cell]]
     usage: dict[str, dict[str, float]] = field(default_factory=dict)
+    # Per metric, what its scores measure when that is not what its name promises (e.g. offline forms).
+    notes: dict[str, str] = field(default_factory=dict)
 
     def scores(self, metric: str) -> list[float]:
         return [row[metric].value for row in self.cells]
@@ -60,12 +63,21 @@ class EvaluationResult:
         return frame
 
     def to_jsonl(self, path: str | Path) -> None:
-        """A header line (metrics, aggregate, usage), then per sample its data and every cell. Atomic."""
-        header = {HEADER_KEY: 1, "metrics": self.metrics, "aggregate": self.aggregate(), "usage": self.usage}
-        lines = [json.dumps(header, sort_keys=True, allow_nan=True)]
+        """A header line (metrics, aggregate, usage), then per sample its data and every cell. Atomic.
+
+        Strict JSON: a score that could not be computed is ``null`` with its reason or error beside it.
+        """
+        header = {
+            HEADER_KEY: 1,
+            "metrics": self.metrics,
+            "aggregate": self.aggregate(),
+            "usage": self.usage,
+            "notes": self.notes,
+        }
+        lines = [json.dumps(finite_or_none(header), sort_keys=True, allow_nan=False)]
         for sample, row in zip(self.dataset.to_list(), self.cells, strict=True):
             record = {"sample": sample, "cells": {m: asdict(c) for m, c in row.items()}}
-            lines.append(json.dumps(record, ensure_ascii=False, allow_nan=True, default=str))
+            lines.append(json.dumps(finite_or_none(record), ensure_ascii=False, allow_nan=False, default=str))
         atomic_write_text(path, "\n".join(lines) + "\n")
 
     @classmethod
@@ -83,11 +95,17 @@ class EvaluationResult:
             try:
                 record = json.loads(line)
                 samples.append(record["sample"])
-                cells.append({m: Cell(**c) for m, c in record["cells"].items()})
+                cells.append(
+                    {m: Cell(**{**c, "value": none_as_nan(c["value"])}) for m, c in record["cells"].items()}
+                )
             except (ValueError, KeyError, TypeError) as exc:
                 raise ConfigError(f"{path} line {number}: broken run record ({exc})") from exc
         return cls(
-            EvaluationDataset.from_list(samples), list(header["metrics"]), cells, header.get("usage", {})
+            EvaluationDataset.from_list(samples),
+            list(header["metrics"]),
+            cells,
+            header.get("usage", {}),
+            header.get("notes", {}),
         )
 
     def __repr__(self) -> str:

@@ -2,7 +2,8 @@
 
 Ranks are 1-based positions in `retrieved` as given. A repeated id keeps its first rank and later
 copies count as misses, so a retriever that wastes slots on duplicates is not rewarded for them.
-`relevant` is a set semantically; NaN means "no reference ids to judge against", never 0.
+`relevant` is a set semantically. Every metric here follows one rule: NaN means "no reference ids
+to judge against" (cannot be judged); with reference ids, retrieving nothing scores 0 (judged, and bad).
 """
 
 from __future__ import annotations
@@ -40,11 +41,14 @@ def _gains(retrieved: Sequence[str], relevant: set[str], k: int | None) -> list[
 
 
 def id_precision(retrieved: Sequence[str], relevant: Sequence[str]) -> float:
-    """|dedup(retrieved) & relevant| / |dedup(retrieved)|; NaN if nothing was retrieved."""
+    """|dedup(retrieved) & relevant| / |dedup(retrieved)|; NaN if there are no relevant ids, 0.0 if
+    nothing was retrieved."""
     unique = _dedup(retrieved)
     wanted = set(_ids(relevant, "relevant"))
-    if not unique:
+    if not wanted:
         return NAN
+    if not unique:
+        return 0.0
     return sum(doc_id in wanted for doc_id in unique) / len(unique)
 
 

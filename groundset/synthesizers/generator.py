@@ -19,8 +19,10 @@ from typing import Any
 from langchain_core.documents import Document
 
 from ..core.aio import run_sync
-from ..core.engine import CallEngine, get_engine
+from ..core.engine import CallEngine, being_cancelled, get_engine
+from ..core.errors import ConfigError, GroundsetError, OfflineUnsupported
 from ..core.models import describe_model, resolve_embeddings, resolve_llm
+from ..core.secrets import redact
 from ..kg.graph import KnowledgeGraph
 from ..kg.transform import Progress
 from ..personas import Persona, agenerate_personas
@@ -146,9 +148,14 @@ class TestsetGenerator:
             for i in empty:
                 counts[i] = 0
         fingerprint = kg.fingerprint()
-        kept, rejections = await self._fill(
+        kept, rejections, failures = await self._fill(
             distribution, queues, counts, testset_size, engine, fingerprint, show_progress
         )
+        if failures and not kept:
+            raise _all_failed(failures)  # e.g. a bad key or a dead server: say why, not "0 samples"
+        if failures:
+            notes.append(_failure_note(failures))
+            log.warning(notes[-1])
         if len(kept) < testset_size:
             notes.append(
                 f"the corpus gave {len(kept)} of the {testset_size} samples asked for "
@@ -179,12 +186,13 @@ class TestsetGenerator:
         engine: CallEngine,
         fingerprint: str,
         show_progress: bool,
-    ) -> tuple[list[TestsetSample], Counter[str]]:
+    ) -> tuple[list[TestsetSample], Counter[str], list[BaseException]]:
         """Generate and gate scenarios in rounds (all synthesizers at once) until every count is met or its
         scenarios run out; then fill any shortfall from whatever scenarios are left."""
         gate = QualityGate(self.llm, engine)
         deduper = Deduper(self.duplicate_threshold)
         rejections: Counter[str] = Counter()
+        failures: list[BaseException] = []
         kept: list[list[TestsetSample]] = [[] for _ in distribution]
         with Progress(show_progress) as progress, progress.stage("samples", size) as advance:
             for phase in ("quota", "fill"):
@@ -192,7 +200,10 @@ class TestsetGenerator:
                     drafts = await asyncio.gather(
                         *(
                             asyncio.gather(
-                                *(self._draft(distribution[i][0], s, gate, fingerprint) for s in wave)
+                                *(
+                                    self._draft(distribution[i][0], s, gate, fingerprint, failures)
+                                    for s in wave
+                                )
                             )
                             for i, wave in waves
                         )
@@ -216,13 +227,29 @@ class TestsetGenerator:
                                     advance()
                                     continue
                             rejections[reason] += 1
-        return [s for group in kept for s in group], rejections
+        return [s for group in kept for s in group], rejections, failures
 
     async def _draft(
-        self, synth: Synthesizer, scenario: Scenario, gate: QualityGate, fingerprint: str
-    ) -> tuple[TestsetSample, str | None]:
-        sample = await synth.generate(scenario, graph_fingerprint=fingerprint)
-        return sample, await gate.check(sample)
+        self,
+        synth: Synthesizer,
+        scenario: Scenario,
+        gate: QualityGate,
+        fingerprint: str,
+        failures: list[BaseException],
+    ) -> tuple[TestsetSample | None, str | None]:
+        """A sample and why it is rejected (None: it passed). A failed call (an unusable answer, a shared
+        call cancelled elsewhere) rejects this scenario only; cancelling the run still stops it."""
+        try:
+            sample = await synth.generate(scenario, graph_fingerprint=fingerprint)
+            return sample, await gate.check(sample)
+        except (ConfigError, OfflineUnsupported):
+            raise  # the same for every scenario: the run cannot go on
+        except (Exception, asyncio.CancelledError) as exc:
+            if being_cancelled():
+                raise
+            failures.append(exc)
+            log.info("%s on %s failed: %s", synth.name, ", ".join(scenario.nodes), _describe(exc))
+            return None, f"failed: {type(exc).__name__}"
 
     def generate(
         self, kg: KnowledgeGraph, testset_size: int, query_distribution: Any = None, **kwargs: Any
@@ -263,6 +290,25 @@ class TestsetGenerator:
         **kwargs: Any,
     ) -> Testset:
         return run_sync(self.agenerate_from_documents(documents, testset_size, query_distribution, **kwargs))
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, asyncio.CancelledError) and not str(exc):
+        return "CancelledError: a model call it shared was cancelled elsewhere"
+    return redact(f"{type(exc).__name__}: {exc}")
+
+
+def _failure_note(failures: list[BaseException]) -> str:
+    many = len(failures) > 1
+    return (
+        f"{len(failures)} scenario{'s' if many else ''} failed and {'were' if many else 'was'} skipped "
+        f"(first: {_describe(failures[0])[:300]})"
+    )
+
+
+def _all_failed(failures: list[BaseException]) -> Exception:
+    first = next((f for f in failures if isinstance(f, Exception)), None)
+    return first or GroundsetError(f"every scenario failed; {_failure_note(failures)}")
 
 
 def _take_waves(

@@ -20,6 +20,7 @@ from .._version import __version__
 from ..core.atomic import atomic_write_text
 from ..core.errors import ConfigError
 from ..core.hashing import stable_hash
+from ..core.records import from_spreadsheet, json_problem, spreadsheet_safe
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -35,8 +36,6 @@ _PANDAS_HINT = "pip install pandas (or pip install 'groundset[pandas]')"
 
 class TestsetSample(BaseModel):
     """One grounded question: what to ask, the expected answer, and the chunks that support it."""
-
-    __test__ = False  # not a pytest test class
 
     __test__ = False  # not a pytest test class, despite the name
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -226,7 +225,7 @@ class Testset:
             try:
                 record = json.loads(line)
             except json.JSONDecodeError as exc:
-                raise ConfigError(f"{where}: invalid JSON ({exc.msg} at column {exc.colno})") from None
+                raise ConfigError(f"{where}: invalid JSON ({json_problem(exc)})") from None
             if not isinstance(record, dict):
                 raise ConfigError(f"{where}: expected a JSON object, found {type(record).__name__}")
             if HEADER_KEY in record:
@@ -246,7 +245,9 @@ class Testset:
         writer = csv.writer(buffer)
         writer.writerow(FIELDS)
         for row in self.to_dicts():
-            writer.writerow([_dumps(row[f]) if f in _LIST_FIELDS else row[f] for f in FIELDS])
+            writer.writerow(
+                [_dumps(row[f]) if f in _LIST_FIELDS else spreadsheet_safe(row[f]) for f in FIELDS]
+            )
         atomic_write_text(path, buffer.getvalue())
         header = {HEADER_KEY: FORMAT_VERSION, "metadata": self.metadata}
         atomic_write_text(_meta_path(path), _dumps(header, sort_keys=True) + "\n")
@@ -270,7 +271,7 @@ class Testset:
             if len(row) != len(columns):
                 raise ConfigError(f"{where}: expected {len(columns)} cells, found {len(row)}")
             record = {
-                c: _parse_list(cell, c, where) if c in _LIST_FIELDS else cell
+                c: _parse_list(cell, c, where) if c in _LIST_FIELDS else from_spreadsheet(cell)
                 for c, cell in zip(columns, row, strict=True)
             }
             records.append((f"row {number}", record))
@@ -279,7 +280,7 @@ class Testset:
             try:
                 metadata = _check_header(json.loads(_read_text(meta_path)), str(meta_path))
             except json.JSONDecodeError as exc:
-                raise ConfigError(f"{meta_path}: invalid JSON ({exc.msg} at line {exc.lineno})") from None
+                raise ConfigError(f"{meta_path}: invalid JSON ({json_problem(exc, unit='line')})") from None
         return _build(str(path), records, metadata)
 
     # pandas: optional; list fields stay Python lists, metadata rides in DataFrame.attrs.
@@ -351,7 +352,7 @@ def _parse_list(cell: str, column: str, where: str) -> Any:
     try:
         return json.loads(cell)
     except json.JSONDecodeError as exc:
-        raise ConfigError(f"{where}: {column}: not a JSON list ({exc.msg} at column {exc.colno})") from None
+        raise ConfigError(f"{where}: {column}: not a JSON list ({json_problem(exc)})") from None
 
 
 def _build(

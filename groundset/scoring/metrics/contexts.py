@@ -19,20 +19,21 @@ class ContextPrecision(Metric):
 
     async def _ascore(self, sample: SingleTurnSample, ctx: ScoringContext) -> MetricResult:
         contexts = sample.retrieved_contexts or []
+        answer = getattr(sample, self.answer_field) or ""
+        if not answer.strip():
+            return MetricResult.nan(f"the {self.answer_field} is empty: nothing to judge usefulness against")
         if not contexts:
-            return MetricResult.nan("no retrieved contexts")
+            return MetricResult(0.0, "no retrieved contexts: nothing useful was retrieved", {"useful": []})
         judged = await ContextUsefulnessPrompt().run(
             ctx.llm,
             ContextsToJudge(
                 question=sample.user_input or "",
-                answer=getattr(sample, self.answer_field) or "",
+                answer=answer,
                 contexts=contexts,
             ),
             engine=ctx.engine,
             stage=self.stage,
         )
-        if len(judged.useful) != len(contexts):
-            raise ValueError(f"the judge gave {len(judged.useful)} verdicts for {len(contexts)} contexts")
         verdicts = [int(v) for v in judged.useful]
         score = average_precision(verdicts)
         reason = (

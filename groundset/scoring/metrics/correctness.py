@@ -19,15 +19,10 @@ from .statements import statements_of
 
 
 async def compare(response: list[str], reference: list[str], ctx: ScoringContext, stage: str) -> Comparison:
-    """Both directions in one shared call; checks that the judge answered every statement."""
+    """Both directions in one shared call (the prompt's ``validate`` sees that every statement is judged)."""
     result: Comparison = await CompareStatementsPrompt().run(
         ctx.llm, StatementsToCompare(response=response, reference=reference), engine=ctx.engine, stage=stage
     )
-    if len(result.response_supported) != len(response) or len(result.reference_covered) != len(reference):
-        raise ValueError(
-            f"the judge gave {len(result.response_supported)}/{len(result.reference_covered)} verdicts for "
-            f"{len(response)}/{len(reference)} statements"
-        )
     return result
 
 
@@ -95,13 +90,13 @@ class FactualCorrectness(Metric):
         statements = await statements_of(
             sample, ctx, self.stage, atomicity=self.atomicity, coverage=self.coverage
         )
-        claims = statements.response
-        truth = statements.reference if self.mode != "precision" else []
+        claims, truth = statements.response, statements.reference
         if not claims and not truth:
-            return MetricResult.nan("no claim to verify")
-        judged = await compare(claims, statements.reference, ctx, self.stage)
-        right = judged.response_supported
-        found = judged.reference_covered if self.mode != "precision" else []
+            return MetricResult.nan("neither the response nor the reference makes a claim")
+        judged = await compare(claims, truth, ctx, self.stage)
+        right, found = judged.response_supported, judged.reference_covered
+        # fn counts in every mode: a response that claims nothing against a reference scores 0 (judged,
+        # and wrong), never NaN, which would drop the row and reward the empty answer.
         tp, fp, fn = sum(right), len(right) - sum(right), len(found) - sum(found)
         formula = {"precision": precision_from_counts, "recall": recall_from_counts, "f1": f1_from_counts}[
             self.mode

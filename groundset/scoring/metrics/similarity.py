@@ -24,6 +24,15 @@ def is_noncommittal(response: str) -> bool:
     return bool(_NONCOMMITTAL.search(response))
 
 
+def _empty_response(response: str | None, target: str) -> MetricResult | None:
+    """An empty response is judged, and scores 0; NaN only when there is nothing to compare it with."""
+    if (response or "").strip():
+        return None
+    if not target.strip():
+        return MetricResult.nan("both texts are empty")
+    return MetricResult(0.0, "the response is empty")
+
+
 class SemanticSimilarity(Metric):
     """Cosine of the response and reference embeddings; with ``threshold``, 1.0 at or above it, else 0.0."""
 
@@ -38,6 +47,9 @@ class SemanticSimilarity(Metric):
             self.output_type = OutputType.BINARY  # type: ignore[misc]
 
     async def _ascore(self, sample: SingleTurnSample, ctx: ScoringContext) -> MetricResult:
+        empty = _empty_response(sample.response, sample.reference or "")
+        if empty is not None:
+            return empty
         vectors = await ctx.engine.embed(
             ctx.embeddings, [sample.response or "", sample.reference or ""], stage=f"{self.stage}.embed"
         )
@@ -50,13 +62,18 @@ class SemanticSimilarity(Metric):
 
 
 class AnswerRelevancy(Metric):
-    """Mean cosine of the question and ``strictness`` questions written back from the response; 0 when the
-    judge finds every generation noncommittal. Offline: cosine(question, response), 0 if noncommittal."""
+    """Mean cosine of the question and ``strictness`` questions written back from the response; 0 when any
+    generation flags the response noncommittal (as in ragas). Offline: cosine(question, response), 0 if
+    noncommittal."""
 
     name = "answer_relevancy"
     columns = ("user_input", "response")
     needs_llm = True
     needs_embeddings = True
+    offline_measures = (
+        "cosine of the question and the response embeddings (the LLM form compares the question with "
+        "questions written back from the response)"
+    )
 
     def __init__(self, *, strictness: int = 3, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
@@ -66,6 +83,9 @@ class AnswerRelevancy(Metric):
 
     async def _ascore(self, sample: SingleTurnSample, ctx: ScoringContext) -> MetricResult:
         question, response = sample.user_input or "", sample.response or ""
+        empty = _empty_response(response, question)
+        if empty is not None:
+            return empty
         if is_offline(ctx.llm):
             if is_noncommittal(response):
                 return MetricResult(0.0, "the response is noncommittal", {"offline": True})
@@ -90,7 +110,10 @@ class AnswerRelevancy(Metric):
             "noncommittal": [o.noncommittal for o in outs],
             "cosines": similarities,
         }
-        if all(o.noncommittal for o in outs):
-            return MetricResult(0.0, "every generated question judged the response noncommittal", trace)
+        flagged = sum(o.noncommittal for o in outs)
+        if flagged:
+            return MetricResult(
+                0.0, f"{flagged} of {len(outs)} generations judged the response noncommittal", trace
+            )
         score = float(np.mean(similarities))
         return MetricResult(score, f"mean cosine of {len(generated)} generated questions {score:.3f}", trace)

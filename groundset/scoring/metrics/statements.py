@@ -44,15 +44,14 @@ async def statements_of(
 async def supported(
     statements: list[str], contexts: list[str], ctx: ScoringContext, stage: str
 ) -> list[bool]:
-    """One support verdict per statement against the joined contexts (one call for all of them)."""
+    """One support verdict per statement against the joined contexts (one call for all of them; the
+    prompt's ``validate`` makes sure the count matches)."""
     answer = await SupportPrompt().run(
         ctx.llm,
         StatementsAndContext(statements=statements, context="\n\n".join(contexts)),
         engine=ctx.engine,
         stage=stage,
     )
-    if len(answer.verdicts) != len(statements):
-        raise ValueError(f"the judge gave {len(answer.verdicts)} verdicts for {len(statements)} statements")
     return [v.supported for v in answer.verdicts]
 
 
@@ -66,7 +65,12 @@ class _SupportedShare(Metric):
         statements = getattr(await statements_of(sample, ctx, self.stage), self.side)
         if not statements:
             return MetricResult.nan(f"the {self.side} makes no statement")
-        verdicts = await supported(statements, sample.retrieved_contexts or [], ctx, self.stage)
+        contexts = sample.retrieved_contexts or []
+        if not contexts:  # judged without a call: nothing retrieved supports anything
+            return MetricResult(
+                0.0, "no retrieved contexts: no statement is supported", {"statements": statements}
+            )
+        verdicts = await supported(statements, contexts, ctx, self.stage)
         return MetricResult(
             ratio(sum(verdicts), len(verdicts)),
             f"{sum(verdicts)} of {len(verdicts)} {self.side} statements are supported by the contexts",

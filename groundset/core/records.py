@@ -1,0 +1,62 @@
+"""Records as files hold them: JSON error messages, strict JSON numbers, spreadsheet-safe CSV cells.
+
+Test sets, datasets and runs are read by other tools (strict JSON parsers, spreadsheets), so what
+groundset writes must be valid for them and safe to open, and what it reads back must round-trip.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+# A spreadsheet treats a cell starting with one of these as a formula (OWASP "CSV injection").
+FORMULA_STARTS = frozenset("=+-@\t\r")
+_QUOTE = "'"
+
+
+def json_problem(exc: json.JSONDecodeError, *, unit: str = "column") -> str:
+    """``Expecting value at column 7``; messages that already end in "at" are not doubled."""
+    where = exc.colno if unit == "column" else exc.lineno
+    joiner = " " if exc.msg.endswith(" at") else " at "
+    return f"{exc.msg}{joiner}{unit} {where}"
+
+
+def finite_or_none(value: Any) -> Any:
+    """NaN and infinities as ``None`` (JSON ``null``), recursively: strict JSON has no NaN."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: finite_or_none(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [finite_or_none(item) for item in value]
+    return value
+
+
+def none_as_nan(value: float | None) -> float:
+    """A score read back from JSON: ``null`` (and a legacy bare ``NaN``) is NaN."""
+    return math.nan if value is None else float(value)
+
+
+def spreadsheet_safe(cell: str) -> str:
+    """Prefix a quote to a cell a spreadsheet would run as a formula (``=cmd()``, ``+1``, ``@SUM``).
+
+    A cell that already starts with a quote before such a character gets one more, so that
+    :func:`from_spreadsheet` restores every cell exactly.
+    """
+    if not cell:
+        return cell
+    if cell[0] in FORMULA_STARTS or (cell[0] == _QUOTE and len(cell) > 1 and _escaped(cell[1])):
+        return _QUOTE + cell
+    return cell
+
+
+def from_spreadsheet(cell: str) -> str:
+    """Inverse of :func:`spreadsheet_safe` (also drops the quote a user's spreadsheet kept)."""
+    if len(cell) > 1 and cell[0] == _QUOTE and _escaped(cell[1]):
+        return cell[1:]
+    return cell
+
+
+def _escaped(char: str) -> bool:
+    return char in FORMULA_STARTS or char == _QUOTE
