@@ -10,7 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 # The benchmarks print their own figures; the loader's per-file warnings would only add noise.
-logging.getLogger("groundset.kg.loader").setLevel(logging.ERROR)
+logging.getLogger("groundset.documents.loader").setLevel(logging.ERROR)
 
 
 @contextmanager

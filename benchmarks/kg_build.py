@@ -22,8 +22,8 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks._stub_process import stub_models, stub_process  # noqa: E402
 from groundset.core import CallEngine  # noqa: E402
+from groundset.documents.loader import load_documents  # noqa: E402
 from groundset.kg import KnowledgeGraph, NodeKind, add_documents, apply_transforms, default_transforms  # noqa: E402
-from groundset.kg.loader import load_documents  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpora" / "prometheus-docs" / "docs"
 

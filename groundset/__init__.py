@@ -32,7 +32,7 @@ from .core import (
 
 _LAZY = {
     "KnowledgeGraph": "kg",
-    "load_documents": "kg",
+    "load_documents": "documents",
     "build_knowledge_graph": "kg",
     "default_transforms": "kg",
     "apply_transforms": "kg",
@@ -40,11 +40,11 @@ _LAZY = {
     "generate_personas": "personas",
     "load_personas": "personas",
     "TestsetGenerator": "synthesizers",
-    "Testset": "synthesizers",
-    "TestsetSample": "synthesizers",
-    "EvaluationDataset": "scoring",
-    "SingleTurnSample": "scoring",
-    "MultiTurnSample": "scoring",
+    "Testset": "samples",
+    "TestsetSample": "samples",
+    "EvaluationDataset": "samples",
+    "SingleTurnSample": "samples",
+    "MultiTurnSample": "samples",
 }
 
 

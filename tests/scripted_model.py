@@ -13,8 +13,8 @@ import re
 from typing import Any
 
 from groundset.kg.prompts import ChunkFactsPrompt, ChunkText, DocumentText, SummaryPrompt
-from groundset.kg.sentences import plain_text
 from groundset.personas import PersonaInput, PersonaPrompt
+from groundset.text.sentences import plain_text
 
 from .openai_stub import Reply
 

@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 from groundset.cli import app, main
 from groundset.core import CallCache, CallEngine, PromptOutputError, model_identity
 from groundset.core.aio import on_engine
-from groundset.core.verdicts import StatementsAndContext, StatementVerdict, SupportPrompt, Verdicts
+from groundset.judges.support import StatementsAndContext, StatementVerdict, SupportPrompt, Verdicts
 from groundset.scoring import ContextPrecision, EvaluationDataset, SingleTurnSample, aevaluate
 from groundset.scoring.metric import Metric, MetricResult
 from groundset.scoring.prompts import (

@@ -11,9 +11,9 @@ import pytest
 from groundset.cli import main
 from groundset.core import CallEngine, HashingEmbeddings
 from groundset.kg import build_knowledge_graph
-from groundset.kg.sentences import plain_text
 from groundset.synthesizers import Testset, TestsetGenerator
 from groundset.synthesizers.generator import DUPLICATE_THRESHOLD
+from groundset.text.sentences import plain_text
 
 from .corpora import EXAMPLE_DOCS, PROMETHEUS_DOCS
 from .openai_stub import Reply

@@ -10,8 +10,8 @@ import pytest
 
 from groundset.core import ConfigError
 from groundset.kg.graph import EdgeKind, KnowledgeGraph, NodeKind
-from groundset.kg.headings import markdown_headings, rst_headings
 from groundset.kg.splitters import ChunkSplitter, HeadlineSplitter, count_tokens
+from groundset.text.markdown import markdown_headings, rst_headings
 
 
 def small_graph() -> KnowledgeGraph:

@@ -15,7 +15,7 @@ from langchain_core.documents import Document
 
 from groundset.core.errors import ConfigError
 from groundset.core.hashing import stable_hash
-from groundset.kg.loader import LoadResult, load_documents
+from groundset.documents.loader import LoadResult, load_documents
 
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 PROMETHEUS = CORPORA / "prometheus-docs" / "docs"
@@ -224,9 +224,9 @@ def test_messy_folder_as_checked_out_loads_fast(messy):
 
 
 def test_one_warning_per_problem_file(messy_copy, caplog):
-    with caplog.at_level(logging.WARNING, logger="groundset.kg.loader"):
+    with caplog.at_level(logging.WARNING, logger="groundset.documents.loader"):
         result = load_documents(messy_copy)
-    messages = [r.getMessage() for r in caplog.records if r.name == "groundset.kg.loader"]
+    messages = [r.getMessage() for r in caplog.records if r.name == "groundset.documents.loader"]
     assert sorted(messages) == sorted(result.report.lines())
 
 

@@ -17,12 +17,12 @@ import spacy
 import spacy.util
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from groundset.kg import entities as entities_module
-from groundset.kg import textrank as textrank_module
-from groundset.kg.entities import EntityExtractor
-from groundset.kg.phrases import PhraseModel
-from groundset.kg.sentences import plain_text, split_sentences
-from groundset.kg.textrank import _pagerank, _tfidf, textrank_summary
+from groundset.text import entities as entities_module
+from groundset.text import textrank as textrank_module
+from groundset.text.entities import EntityExtractor
+from groundset.text.phrases import PhraseModel
+from groundset.text.sentences import plain_text, split_sentences
+from groundset.text.textrank import _pagerank, _tfidf, textrank_summary
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "prometheus-docs" / "docs"
 needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason="Prometheus docs corpus not present")
@@ -545,9 +545,9 @@ def test_entities_speed_on_chunks(pages: dict[str, str]) -> None:
 _SNIPPET = """
 import json, sys
 from pathlib import Path
-from groundset.kg.entities import EntityExtractor
-from groundset.kg.phrases import PhraseModel
-from groundset.kg.textrank import textrank_summary
+from groundset.text.entities import EntityExtractor
+from groundset.text.phrases import PhraseModel
+from groundset.text.textrank import textrank_summary
 texts = [p.read_text(encoding="utf-8") for p in sorted(Path(sys.argv[1]).rglob("*.md"))][::8]
 model = PhraseModel().fit(texts)
 print(json.dumps({

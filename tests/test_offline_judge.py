@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from groundset.core.lexical import LexicalContext, content_words, critical_terms, polarity
-from groundset.core.verdicts import StatementsAndContext, SupportPrompt
+from groundset.judges.support import StatementsAndContext, SupportPrompt
 from groundset.scoring import EvaluationDataset, SingleTurnSample, evaluate
 from groundset.scoring.metrics import AnswerCorrectness, Faithfulness
 from groundset.scoring.prompts import CompareStatementsPrompt, StatementsToCompare
+from groundset.text.lexical import LexicalContext, content_words, critical_terms, polarity
 
 CONTEXT = (
     "Prometheus keeps blocks for 15 days by default. Blocks are kept on local disk and are not "

@@ -6,7 +6,6 @@ import re
 
 import pytest
 
-from groundset.kg.sentences import plain_text
 from groundset.synthesizers.offline_questions import (
     KINDS,
     answer_sentences,
@@ -15,6 +14,7 @@ from groundset.synthesizers.offline_questions import (
     term_pattern,
 )
 from groundset.synthesizers.styles import LENGTHS, STYLES, agreement, apply_style, persona_lead
+from groundset.text.sentences import plain_text
 
 from .corpora import PROMETHEUS_DOCS
 

@@ -10,9 +10,9 @@ import pytest
 
 from groundset.core.errors import ConfigError
 from groundset.core.records import from_spreadsheet, json_problem, spreadsheet_safe
+from groundset.samples.testset import Testset, TestsetSample
 from groundset.scoring import EvaluationDataset, EvaluationResult, SingleTurnSample, evaluate
 from groundset.scoring.metrics import ContextPrecision, Faithfulness
-from groundset.synthesizers.testset import Testset, TestsetSample
 
 HOSTILE = ['=HYPERLINK("http://evil")', "+1+1", "-2", "@SUM(A1)", "\tTab", "'=already", "''x", "'plain"]
 

@@ -12,8 +12,8 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, Tool
 from pydantic import ValidationError
 
 from groundset.core.errors import ConfigError
+from groundset.samples.testset import Testset, TestsetSample
 from groundset.scoring import EvaluationDataset, MultiTurnSample, SingleTurnSample
-from groundset.synthesizers.testset import Testset, TestsetSample
 
 NASTY = 'Commas, "quotes"\nnew line\r\nCRLF \u2028LS é 漢字 🙂 \\ back\\slash'
 
@@ -205,9 +205,9 @@ def test_legacy_names_are_mapped_with_one_notice_per_load(caplog):
         {"question": "q2", "answer": "a2", "contexts": ["c2"], "ground_truths": ["r2", "r3"]},
         {"question": "q3"},
     ]
-    with caplog.at_level(logging.INFO, logger="groundset.scoring.dataset"):
+    with caplog.at_level(logging.INFO, logger="groundset.samples.dataset"):
         dataset = EvaluationDataset.from_list(rows)
-    notices = [r for r in caplog.records if r.name == "groundset.scoring.dataset"]
+    notices = [r for r in caplog.records if r.name == "groundset.samples.dataset"]
     assert len(notices) == 1
     message = notices[0].getMessage()
     for rename in ("question -> user_input", "answer -> response", "contexts -> retrieved_contexts"):
@@ -218,7 +218,7 @@ def test_legacy_names_are_mapped_with_one_notice_per_load(caplog):
     )
     assert dataset[1].reference == "r2\nr3"
     caplog.clear()
-    with caplog.at_level(logging.INFO, logger="groundset.scoring.dataset"):
+    with caplog.at_level(logging.INFO, logger="groundset.samples.dataset"):
         EvaluationDataset.from_list([{"user_input": "q"}])
     assert not caplog.records  # current names: no notice
 

@@ -13,8 +13,8 @@ from pydantic import ValidationError
 
 from groundset import __version__
 from groundset.core.errors import ConfigError
-from groundset.synthesizers import testset as testset_module
-from groundset.synthesizers.testset import Testset, TestsetSample
+from groundset.samples import testset as testset_module
+from groundset.samples.testset import Testset, TestsetSample
 
 NASTY = "Commas, \"quotes\", 'single'\nnew line\r\nCRLF\rCR\ttab \u2028LS \x85NEL é 漢字 🙂 \\ back\\slash ,,"
 

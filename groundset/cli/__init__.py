@@ -110,7 +110,7 @@ def _configure_logging(debug: bool) -> None:
     if debug:
         logging.basicConfig(level=logging.DEBUG, format="%(levelname)s %(name)s: %(message)s")
         return
-    logging.getLogger("groundset.kg.loader").setLevel(logging.ERROR)
+    logging.getLogger("groundset.documents.loader").setLevel(logging.ERROR)
 
 
 def run() -> None:

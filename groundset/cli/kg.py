@@ -36,7 +36,7 @@ ForceOption = Annotated[
 
 def require_docs(docs: Path, include: list[str] | None = None, exclude: list[str] | None = None) -> None:
     """Fail before a long build, not after it: DOCS must exist and hold a file the loader takes."""
-    from ..kg.loader import FORMATS, candidate_files
+    from ..documents.loader import FORMATS, candidate_files
 
     if candidate_files(docs, include=include, exclude=exclude):
         return

@@ -1,10 +1,10 @@
 """Documents -> KnowledgeGraph (networkx): loading, transforms, relationships, persistence."""
 
+from ..documents.loader import LoadReport, LoadResult, load_documents
 from .build import GraphBuild, abuild_knowledge_graph, add_documents, build_knowledge_graph
 from .defaults import default_transforms
 from .extractors import ChunkFactsExtractor, EmbeddingExtractor, HeadlinesExtractor, SummaryExtractor
 from .graph import EdgeKind, KnowledgeGraph, NodeKind
-from .loader import LoadReport, LoadResult, load_documents
 from .relationships import OverlapBuilder, SimilarityBuilder
 from .splitters import ChunkSplitter, HeadlineSplitter
 from .transform import (

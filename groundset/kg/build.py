@@ -12,9 +12,9 @@ from langchain_core.documents import Document
 from ..core.aio import run_sync
 from ..core.engine import CallEngine
 from ..core.models import resolve_embeddings, resolve_llm
+from ..documents.loader import LoadResult, load_documents
 from .defaults import default_transforms
 from .graph import KnowledgeGraph
-from .loader import LoadResult, load_documents
 from .transform import BuildReport, Transform, aapply_transforms
 
 

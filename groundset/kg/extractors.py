@@ -11,13 +11,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core.models import is_offline
-from .entities import EntityExtractor
+from ..text.entities import EntityExtractor
+from ..text.markdown import structural_headings
+from ..text.phrases import PhraseModel
+from ..text.textrank import textrank_summary
 from .graph import KnowledgeGraph, NodeKind
-from .headings import structural_headings
-from .phrases import PhraseModel
 from .prompts import ChunkFacts, ChunkFactsPrompt, ChunkText, DocumentText, HeadlinesPrompt, SummaryPrompt
 from .splitters import count_tokens
-from .textrank import textrank_summary
 from .transform import BuildContext, StageReport, Transform, each_node
 
 LONG_DOCUMENT_TOKENS = 400

@@ -10,9 +10,9 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from ..core.prompts import Prompt
-from .entities import EntityExtractor
-from .phrases import PhraseModel
-from .textrank import textrank_summary
+from ..text.entities import EntityExtractor
+from ..text.phrases import PhraseModel
+from ..text.textrank import textrank_summary
 
 
 class DocumentText(BaseModel):

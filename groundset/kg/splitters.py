@@ -14,8 +14,8 @@ from typing import Any, Literal
 
 from langchain_text_splitters import Language, RecursiveCharacterTextSplitter
 
+from ..text.markdown import Heading, structural_headings
 from .graph import EdgeKind, KnowledgeGraph, NodeKind
-from .headings import Heading, structural_headings
 from .transform import BuildContext, StageReport, Transform
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")

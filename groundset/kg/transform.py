@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -18,6 +17,7 @@ from ..core.aio import run_sync
 from ..core.engine import CallEngine, get_engine
 from ..core.errors import GroundsetError, OfflineUnsupported
 from ..core.models import resolve_embeddings, resolve_llm
+from ..core.progress import Progress
 from ..core.usage import StageUsage, track
 from .graph import KnowledgeGraph
 
@@ -107,46 +107,6 @@ async def each_node(
 
         await asyncio.gather(*(one(node) for node in nodes))
     return report
-
-
-class Progress:
-    """Progress bars per stage on stderr (rich), or nothing when disabled."""
-
-    def __init__(self, enabled: bool) -> None:
-        self._bar: Any = None
-        if enabled:
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
-            from rich.progress import Progress as RichProgress
-
-            self._bar = RichProgress(
-                TextColumn("{task.description:<22}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                console=Console(stderr=True),
-                transient=False,
-            )
-
-    @contextmanager
-    def stage(self, name: str, total: int) -> Iterator[Callable[[], None]]:
-        if self._bar is None:
-            yield lambda: None
-            return
-        task = self._bar.add_task(name, total=max(total, 1))
-        try:
-            yield lambda: self._bar.advance(task)
-        finally:
-            self._bar.update(task, completed=max(total, 1))
-
-    def __enter__(self) -> Progress:
-        if self._bar is not None:
-            self._bar.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._bar is not None:
-            self._bar.stop()
 
 
 async def aapply_transforms(

@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 
 from ..core.hashing import stable_hash
 from ..core.prompts import Prompt
-from ..kg.sentences import word_set
+from ..text.sentences import word_set
 from .model import Persona
 
 FALLBACK = Persona(

@@ -1,6 +1,7 @@
 """Samples and datasets, metrics, evaluate(), results and reports."""
 
-from .dataset import EvaluationDataset
+from ..samples.dataset import EvaluationDataset
+from ..samples.evaluation import MultiTurnSample, SingleTurnSample
 from .evaluate import aevaluate, evaluate
 from .metric import Metric, MetricResult, OutputType, ScoringContext
 from .metrics import (
@@ -23,7 +24,6 @@ from .metrics import (
     default_metrics,
 )
 from .result import Cell, EvaluationResult
-from .samples import MultiTurnSample, SingleTurnSample
 
 __all__ = [
     "METRICS",

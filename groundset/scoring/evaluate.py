@@ -10,9 +10,9 @@ from ..core.aio import run_sync
 from ..core.engine import CallEngine, being_cancelled
 from ..core.errors import ConfigError, OfflineUnsupported
 from ..core.models import resolve_embeddings, resolve_llm
+from ..core.progress import Progress
 from ..core.usage import track
-from ..kg.transform import Progress
-from .dataset import EvaluationDataset
+from ..samples.dataset import EvaluationDataset
 from .metric import Metric, ScoringContext
 from .result import Cell, EvaluationResult, metric_names
 

@@ -16,8 +16,8 @@ from typing import Any, ClassVar
 from ..core.aio import run_sync
 from ..core.engine import CallEngine, get_engine
 from ..core.models import is_offline, resolve_embeddings, resolve_llm
-from .dataset import EvaluationDataset
-from .samples import MultiTurnSample, SingleTurnSample
+from ..samples.dataset import EvaluationDataset
+from ..samples.evaluation import MultiTurnSample, SingleTurnSample
 
 Sample = SingleTurnSample | MultiTurnSample
 

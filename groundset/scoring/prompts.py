@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from ..core.lexical import LexicalContext, content_words, lexical_support
 from ..core.prompts import Prompt
-from ..kg.sentences import plain_text, split_sentences
+from ..text.lexical import LexicalContext, content_words, lexical_support
+from ..text.sentences import plain_text, split_sentences
 
 OFFLINE_USEFUL = 0.35
 
@@ -219,6 +219,6 @@ class EntitiesPrompt(Prompt[TextForEntities, Entities]):
     ]
 
     def offline(self, data: TextForEntities) -> Entities:
-        from ..kg.entities import EntityExtractor
+        from ..text.entities import EntityExtractor
 
         return Entities(entities=EntityExtractor().extract(data.text))

@@ -12,7 +12,7 @@ from typing import Any
 from ..core.atomic import atomic_write_text
 from ..core.errors import ConfigError
 from ..core.records import finite_or_none, none_as_nan
-from .dataset import EvaluationDataset
+from ..samples.dataset import EvaluationDataset
 from .formulas import bootstrap_ci
 
 HEADER_KEY = "_groundset_run"

@@ -1,12 +1,12 @@
 """Scenarios, single-hop and multi-hop synthesizers, the quality gate and TestsetGenerator."""
 
+from ..samples.testset import Testset, TestsetSample
 from .base import Synthesizer
 from .generator import TestsetGenerator, parse_distribution
 from .multi_hop import MultiHopAbstractQuerySynthesizer, MultiHopSpecificQuerySynthesizer
 from .quality import QualityGate
 from .scenarios import PersonaPool, QueryMix, Scenario, largest_remainder
 from .single_hop import SingleHopSpecificQuerySynthesizer
-from .testset import Testset, TestsetSample
 
 __all__ = [
     "MultiHopAbstractQuerySynthesizer",

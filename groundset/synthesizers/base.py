@@ -12,9 +12,9 @@ import numpy as np
 from ..core.engine import CallEngine, get_engine
 from ..core.models import describe_model, resolve_llm
 from ..kg.graph import KnowledgeGraph
+from ..samples.testset import TestsetSample
 from .prompts import QueryInput, QueryPrompt, evidence_groups, task_text
 from .scenarios import PersonaPool, QueryMix, Scenario
-from .testset import TestsetSample
 
 Grounding = tuple[list[str], list[str]]  # (chunk ids, terms): the first term is what the question is about
 

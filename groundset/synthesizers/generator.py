@@ -22,16 +22,16 @@ from ..core.aio import run_sync
 from ..core.engine import CallEngine, being_cancelled, get_engine
 from ..core.errors import ConfigError, GroundsetError, OfflineUnsupported
 from ..core.models import describe_model, resolve_embeddings, resolve_llm
+from ..core.progress import Progress
 from ..core.secrets import redact
 from ..kg.graph import KnowledgeGraph
-from ..kg.transform import Progress
 from ..personas import Persona, agenerate_personas
+from ..samples.testset import Testset, TestsetSample
 from .base import Synthesizer
 from .multi_hop import MultiHopAbstractQuerySynthesizer, MultiHopSpecificQuerySynthesizer
 from .quality import Deduper, QualityGate
 from .scenarios import PersonaPool, QueryMix, Scenario, largest_remainder
 from .single_hop import SingleHopSpecificQuerySynthesizer
-from .testset import Testset, TestsetSample
 
 log = logging.getLogger("groundset.synthesizers")
 SHORT_NAMES = {

@@ -12,7 +12,7 @@ import random
 import re
 from collections.abc import Sequence
 
-from ..kg.sentences import plain_text, split_sentences, word_set
+from ..text.sentences import plain_text, split_sentences, word_set
 from .styles import LENGTHS, STOP_WORDS, STYLES, agreement, apply_style, size_question
 
 __all__ = ["KINDS", "answer_sentences", "offline_question", "offline_reference", "term_pattern"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from ..core.prompts import Prompt
-from ..kg.textrank import textrank_summary
+from ..text.textrank import textrank_summary
 from .offline_questions import answer_sentences, offline_question, offline_reference
 
 KIND_GUIDANCE = {

@@ -9,9 +9,10 @@ from typing import Any
 import numpy as np
 
 from ..core.engine import CallEngine, get_engine
-from ..core.verdicts import StatementsAndContext, SupportPrompt, content_words, lexical_support
-from ..kg.sentences import split_sentences
-from .testset import TestsetSample
+from ..judges.support import StatementsAndContext, SupportPrompt
+from ..samples.testset import TestsetSample
+from ..text.lexical import content_words, lexical_support
+from ..text.sentences import split_sentences
 
 MAX_STATEMENTS = 8
 EXTRACTIVE_SUPPORT = 1.0  # all content words present: the statement is copied from the contexts

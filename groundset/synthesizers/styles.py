@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from typing import Literal
 
-from ..kg.sentences import word_set
+from ..text.sentences import word_set
 
 __all__ = [
     "LENGTHS",

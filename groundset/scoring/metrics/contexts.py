@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from ...samples.evaluation import SingleTurnSample
 from ..formulas import average_precision
 from ..metric import Metric, MetricResult, OutputType, ScoringContext
 from ..prompts import ContextsToJudge, ContextUsefulnessPrompt
-from ..samples import SingleTurnSample
 
 
 class ContextPrecision(Metric):

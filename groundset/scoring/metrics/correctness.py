@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Literal
 
+from ...samples.evaluation import SingleTurnSample
 from ..formulas import cosine, f1_from_counts, precision_from_counts, recall_from_counts, weighted_blend
 from ..metric import Metric, MetricResult, ScoringContext
 from ..prompts import CompareStatementsPrompt, Comparison, StatementsToCompare
-from ..samples import SingleTurnSample
 from .statements import statements_of
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 from typing import Literal
 
+from ...samples.evaluation import SingleTurnSample
 from ..formulas import ratio
 from ..metric import Metric, MetricResult, ScoringContext
 from ..prompts import EntitiesPrompt, TextForEntities
-from ..samples import SingleTurnSample
 from .correctness import compare
 from .statements import statements_of, supported
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from ...samples.evaluation import SingleTurnSample
 from .. import retrieval as ids
 from ..metric import Metric, MetricResult, OutputType, ScoringContext
-from ..samples import SingleTurnSample
 
 COLUMNS = ("retrieved_context_ids", "reference_context_ids")
 

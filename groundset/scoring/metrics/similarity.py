@@ -7,10 +7,10 @@ import re
 import numpy as np
 
 from ...core.models import is_offline
+from ...samples.evaluation import SingleTurnSample
 from ..formulas import cosine
 from ..metric import Metric, MetricResult, OutputType, ScoringContext
 from ..prompts import ResponseQuestionPrompt, ResponseToQuestion
-from ..samples import SingleTurnSample
 
 _NONCOMMITTAL = re.compile(
     r"\b(i (do not|don't|cannot|can't) (know|say|tell|be sure)|i'?m not sure|not sure|no idea|unable to "

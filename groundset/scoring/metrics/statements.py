@@ -7,11 +7,11 @@ correctness metrics make, so running them together pays for it once.
 
 from __future__ import annotations
 
-from ...core.verdicts import StatementsAndContext, SupportPrompt
+from ...judges.support import StatementsAndContext, SupportPrompt
+from ...samples.evaluation import SingleTurnSample
 from ..formulas import ratio
 from ..metric import Metric, MetricResult, ScoringContext
 from ..prompts import SampleStatements, SampleTexts, StatementsPrompt
-from ..samples import SingleTurnSample
 
 
 async def statements_of(

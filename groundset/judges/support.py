@@ -9,11 +9,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from .lexical import SUPPORT_RATIO as OFFLINE_SUPPORT_RATIO
-from .lexical import LexicalContext, content_words, lexical_support
-from .prompts import Prompt
-
-__all__ = ["OFFLINE_SUPPORT_RATIO", "SupportPrompt", "content_words", "lexical_support"]
+from ..core.prompts import Prompt
+from ..text.lexical import LexicalContext
 
 
 class StatementsAndContext(BaseModel):

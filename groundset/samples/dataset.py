@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING, Any, overload
 from ..core.atomic import atomic_write_text
 from ..core.errors import ConfigError
 from ..core.records import from_spreadsheet, json_problem
-from ..synthesizers.testset import FIELDS as TESTSET_FIELDS
-from ..synthesizers.testset import HEADER_KEY, Testset
-from .samples import LEGACY_NAMES, MultiTurnSample, SingleTurnSample, sample_from_row, valid_fields
+from .evaluation import LEGACY_NAMES, MultiTurnSample, SingleTurnSample, sample_from_row, valid_fields
+from .testset import FIELDS as TESTSET_FIELDS
+from .testset import HEADER_KEY, Testset
 
 if TYPE_CHECKING:
     import pandas as pd
 
-logger = logging.getLogger("groundset.scoring.dataset")
+logger = logging.getLogger(__name__)
 
 Sample = SingleTurnSample | MultiTurnSample
 

@@ -25,7 +25,7 @@ from ..core.records import from_spreadsheet, json_problem, spreadsheet_safe
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ..scoring import EvaluationDataset
+    from .dataset import EvaluationDataset
 
 HEADER_KEY = "_groundset_testset"
 FORMAT_VERSION = 1
@@ -184,12 +184,9 @@ class Testset:
         return [sample.model_dump(mode="json") for sample in self.samples]
 
     def to_evaluation_dataset(self) -> EvaluationDataset:
-        """The samples as an ``EvaluationDataset`` to score (responses and retrieved contexts still to fill).
-
-        The one place where an earlier part reaches a later one, lazily, because the design puts this
-        convenience on the test set; the mapping itself lives in ``EvaluationDataset.from_testset``.
-        """
-        from ..scoring import EvaluationDataset
+        """The samples as an ``EvaluationDataset`` to score (responses and retrieved contexts still to fill);
+        the mapping lives in ``EvaluationDataset.from_testset``."""
+        from .dataset import EvaluationDataset  # imported here: dataset.py imports this module
 
         return EvaluationDataset.from_testset(self)
 
