@@ -14,7 +14,7 @@ from typing import Any
 
 from groundset.kg.prompts import ChunkFactsPrompt, ChunkText, DocumentText, SummaryPrompt
 from groundset.personas import PersonaInput, PersonaPrompt
-from groundset.text.sentences import plain_text
+from groundset.text.plaintext import plain_text
 
 from .openai_stub import Reply
 

@@ -13,7 +13,7 @@ from groundset.core import CallEngine, HashingEmbeddings
 from groundset.kg import build_knowledge_graph
 from groundset.synthesizers import Testset, TestsetGenerator
 from groundset.synthesizers.generator import DUPLICATE_THRESHOLD
-from groundset.text.sentences import plain_text
+from groundset.text.plaintext import plain_text
 
 from .corpora import EXAMPLE_DOCS, PROMETHEUS_DOCS
 from .openai_stub import Reply

@@ -21,7 +21,8 @@ from groundset.text import entities as entities_module
 from groundset.text import textrank as textrank_module
 from groundset.text.entities import EntityExtractor
 from groundset.text.phrases import PhraseModel
-from groundset.text.sentences import plain_text, split_sentences
+from groundset.text.plaintext import plain_text
+from groundset.text.sentences import split_sentences
 from groundset.text.textrank import _pagerank, _tfidf, textrank_summary
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "prometheus-docs" / "docs"

@@ -1,5 +1,6 @@
-"""Imports flow one way: core -> documents, text -> samples, judges -> kg -> personas -> synthesizers
--> scoring -> cli. Every import in every module (lazy ones inside functions included) is checked."""
+"""Imports flow one way: core -> text -> documents, samples, judges -> kg -> personas -> synthesizers
+-> scoring -> cli. Every import in every module (lazy ones inside functions included) is checked.
+(documents reads Markdown titles with the text tools, so text comes first.)"""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "groundset"
 # A subpackage may import its own modules and those of a lower rank; same rank means independent.
 RANKS = {
     "core": 0,
-    "documents": 1,
     "text": 1,
+    "documents": 2,
     "samples": 2,
     "judges": 2,
     "kg": 3,

@@ -14,7 +14,7 @@ from groundset.synthesizers.offline_questions import (
     term_pattern,
 )
 from groundset.synthesizers.styles import LENGTHS, STYLES, agreement, apply_style, persona_lead
-from groundset.text.sentences import plain_text
+from groundset.text.plaintext import plain_text
 
 from .corpora import PROMETHEUS_DOCS
 

@@ -12,16 +12,10 @@ from pathlib import Path
 from langchain_core.documents import Document
 
 from ..core.hashing import stable_hash
-from .decoding import (
-    decode_bytes,
-    markdown_title,
-    normalise_text,
-    rst_title,
-    split_front_matter,
-    title_from_name,
-)
+from .decoding import decode_bytes, normalise_text, split_front_matter
 from .html_text import html_to_text
 from .report import DuplicateFile, LoadReport, LoadResult, RepairedFile, SkippedFile
+from .titles import markdown_title, rst_title, title_from_name
 
 logger = logging.getLogger("groundset.documents.loader")
 

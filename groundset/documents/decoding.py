@@ -1,4 +1,4 @@
-"""Bytes -> clean text for the loader: binary sniffing, charset repair, normalisation, front matter, titles.
+"""Bytes -> clean text for the loader: binary sniffing, charset repair, normalisation, front matter.
 
 Every function here is linear in the input size and never raises on bad bytes: a docs folder can hold
 anything, and one bad file must not stop a load. Problems come back as short human notes instead.
@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 
 import yaml
 
@@ -52,17 +51,6 @@ _YAML_KEY = re.compile(r"[A-Za-z_][\w.-]*[ \t]*:")
 _LEADING_BLANK_LINES = re.compile(r"\A(?:[ \t]*\n)+")
 # BaseLoader builds only str/list/dict (no tags, no objects, every scalar stays the text as written).
 _YAML_LOADER = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
-
-_ATX = re.compile(r" {0,3}(#{1,6})(?=[ \t]|$)")
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
-_SETEXT = re.compile(r" {0,3}(?:=+|-+)[ \t]*$")
-# Lines that cannot start a paragraph: list items, quotes, indented code, thematic breaks.
-_NOT_PARAGRAPH = re.compile(
-    r" {0,3}(?:[-+*>]|\d{1,9}[.)])(?:[ \t]|$)| {4}|\t| {0,3}([-*_])[ \t]*(?:\1[ \t]*){2,}$"
-)
-_RST_ADORNMENT_CHARS = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
-_LINK = re.compile(r"!?\[([^\]\n]*)\]\([^)\n]*\)")
-_MAX_TITLE = 200
 
 
 @dataclass(frozen=True)
@@ -197,60 +185,3 @@ def split_front_matter(text: str) -> tuple[str, dict[str, str] | None, str | Non
         return text, None, None
     scalars = {key: value for key, value in data.items() if isinstance(key, str) and isinstance(value, str)}
     return body, scalars, None
-
-
-def title_from_name(name: str) -> str:
-    """Last-resort title from a file name: ``node-exporter_guide.md`` -> ``node exporter guide``."""
-    return re.sub(r"[\s_-]+", " ", PurePosixPath(name).stem).strip() or name
-
-
-def _clean_title(text: str) -> str:
-    text = _LINK.sub(r"\1", text).replace("`", "")
-    text = " ".join(text.split())
-    return text if len(text) <= _MAX_TITLE else text[: _MAX_TITLE - 1] + "…"
-
-
-def markdown_title(text: str) -> str | None:
-    """First ATX or Setext heading outside fenced code (CommonMark rules, simplified)."""
-    fence: str | None = None
-    paragraph: list[str] = []
-    for line in text.split("\n"):
-        if fence is not None:
-            stripped = line.strip()
-            if stripped.startswith(fence) and not stripped.strip(fence[0]):
-                fence = None
-            continue
-        if opened := _FENCE.match(line):
-            fence, paragraph = opened.group(1), []
-            continue
-        if heading := _ATX.match(line):
-            rest = line[heading.end() :].strip()
-            closed = rest.rstrip("#")
-            rest = closed.strip() if not closed or closed[-1] in " \t" else rest
-            if rest:
-                return _clean_title(rest)
-            paragraph = []
-        elif paragraph and _SETEXT.match(line):
-            return _clean_title(" ".join(paragraph))
-        elif not line.strip() or (not paragraph and _NOT_PARAGRAPH.match(line)):
-            paragraph = []
-        else:
-            paragraph.append(line.strip())
-    return None
-
-
-def _is_adornment(line: str) -> bool:
-    """An RST over/underline: one punctuation character repeated (no regex backtracking on long lines)."""
-    line = line.rstrip()
-    return len(line) >= 2 and line[0] in _RST_ADORNMENT_CHARS and line.count(line[0]) == len(line)
-
-
-def rst_title(text: str) -> str | None:
-    """First reStructuredText section title: a text line underlined by at least as many adornment chars."""
-    lines = text.split("\n")
-    for index, line in enumerate(lines[:-1]):
-        title = line.strip()
-        under = lines[index + 1].rstrip()
-        if title and not _is_adornment(line) and _is_adornment(under) and len(under) >= len(title):
-            return _clean_title(title)
-    return None

@@ -10,7 +10,8 @@ from pydantic import BaseModel, Field
 
 from ..core.prompts import Prompt
 from ..text.lexical import LexicalContext, content_words, lexical_support
-from ..text.sentences import plain_text, split_sentences
+from ..text.plaintext import plain_text
+from ..text.sentences import split_sentences
 
 OFFLINE_USEFUL = 0.35
 

@@ -12,7 +12,8 @@ import random
 import re
 from collections.abc import Sequence
 
-from ..text.sentences import plain_text, split_sentences, word_set
+from ..text.plaintext import plain_text
+from ..text.sentences import split_sentences, word_set
 from .styles import LENGTHS, STOP_WORDS, STYLES, agreement, apply_style, size_question
 
 __all__ = ["KINDS", "answer_sentences", "offline_question", "offline_reference", "term_pattern"]

@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .sentences import plain_text, split_sentences
+from .plaintext import plain_text
+from .sentences import split_sentences
 
 __all__ = ["EntityExtractor"]
 

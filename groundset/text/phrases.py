@@ -17,7 +17,8 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
 
-from .sentences import plain_text, word_set
+from .plaintext import plain_text
+from .sentences import word_set
 
 __all__ = ["PhraseModel"]
 

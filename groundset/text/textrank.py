@@ -16,7 +16,8 @@ import numpy as np
 from scipy import sparse
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-from .sentences import plain_text, split_sentences
+from .plaintext import plain_text
+from .sentences import split_sentences
 
 __all__ = ["textrank_summary"]
 
