@@ -21,6 +21,7 @@ from .core import (
     PromptOutputError,
     RetryPolicy,
     Usage,
+    WordLlamaEmbeddings,
     configure,
     get_engine,
     list_prompts,
@@ -78,5 +79,6 @@ __all__ = [
     "resolve_llm",
     "stage",
     "track",
+    "WordLlamaEmbeddings",
     *_LAZY,
 ]

@@ -22,7 +22,7 @@ def test_version_and_help(capsys):
 def test_models_offline_by_default(capsys):
     assert main(["models"]) == 0
     out = capsys.readouterr().out
-    assert "offline" in out and "default: nothing configured" in out and "offline:hashing-1024" in out
+    assert "offline" in out and "default: nothing configured" in out and "offline:wordllama-256" in out
 
 
 def test_models_reports_where_the_config_came_from(capsys, monkeypatch):

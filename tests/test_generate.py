@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from groundset.cli import main
-from groundset.core import CallEngine, HashingEmbeddings
+from groundset.core import CallEngine, resolve_embeddings
+from groundset.core.offline_embeddings import cosine_thresholds
 from groundset.kg import build_knowledge_graph
 from groundset.synthesizers import Testset, TestsetGenerator
-from groundset.synthesizers.generator import DUPLICATE_THRESHOLD
 from groundset.text.plaintext import plain_text
 
 from .corpora import EXAMPLE_DOCS, PROMETHEUS_DOCS
@@ -57,10 +57,11 @@ def test_offline_testset_of_60_on_the_real_corpus(real_graph, offline_testset):
         grounding = _norm(" ".join(plain_text(c) for c in sample.reference_contexts))
         for sentence in sample.reference.split("\n"):
             assert _norm(sentence).strip(".").strip() in grounding, (sample.id, sentence)
-    vectors = HashingEmbeddings().embed_matrix([s.user_input for s in testset])
+    default = resolve_embeddings(None).model  # what the generator deduplicated with
+    vectors = default.embed_matrix([s.user_input for s in testset])
     similarity = vectors @ vectors.T
     np.fill_diagonal(similarity, 0)
-    assert similarity.max() <= DUPLICATE_THRESHOLD
+    assert similarity.max() <= cosine_thresholds(default)[1]
     assert len({s.id for s in testset}) == 60
 
 

@@ -40,7 +40,7 @@ def test_offline_build_of_the_real_corpus(offline_build, tmp_path):
     assert len(offline_build.load.report.skipped) == 13
     for chunk in chunks:
         data = kg.get(chunk)
-        assert data["embedding"] is not None and data["embedding"].shape == (1024,)
+        assert data["embedding"] is not None and data["embedding"].shape == (256,)  # WordLlama
         assert data["entities"] and data["keyphrases"], chunk
     long_docs = [d for d in documents if is_long(kg.get(d))]
     assert len(long_docs) > 40

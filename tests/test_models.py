@@ -14,6 +14,7 @@ from groundset.core import (
     OFFLINE_LLM,
     ConfigError,
     HashingEmbeddings,
+    WordLlamaEmbeddings,
     model_identity,
     resolve_embeddings,
     resolve_llm,
@@ -23,7 +24,7 @@ from groundset.core import (
 def test_nothing_configured_means_offline():
     llm, emb = resolve_llm(env={}), resolve_embeddings(env={})
     assert llm.model is OFFLINE_LLM and llm.is_offline and llm.source == "default: nothing configured"
-    assert isinstance(emb.model, HashingEmbeddings) and emb.spec == "offline:hashing-1024"
+    assert isinstance(emb.model, WordLlamaEmbeddings) and emb.spec == "offline:wordllama-256"
 
 
 def test_an_api_key_alone_does_not_switch_to_a_paid_model():

@@ -22,10 +22,11 @@ from .models import (
     resolve_embeddings,
     resolve_llm,
 )
-from .offline_embeddings import HashingEmbeddings
+from .offline_embeddings import HashingEmbeddings, OfflineEmbeddings
 from .prompts import Prompt, list_prompts
 from .retry import RetryPolicy
 from .usage import DEFAULT_PRICES, StageUsage, Usage, stage, track
+from .wordllama_embeddings import WordLlamaEmbeddings
 
 __all__ = [
     "DEFAULT_PRICES",
@@ -37,6 +38,7 @@ __all__ = [
     "HashingEmbeddings",
     "ModelCallError",
     "ModelTimeoutError",
+    "OfflineEmbeddings",
     "OfflineLLM",
     "OfflineUnsupported",
     "Prompt",
@@ -45,6 +47,7 @@ __all__ = [
     "RetryPolicy",
     "StageUsage",
     "Usage",
+    "WordLlamaEmbeddings",
     "configure",
     "default_cache_dir",
     "describe_model",

@@ -21,7 +21,7 @@ from .clients import PrivateClients
 from .errors import ModelCallError, ModelTimeoutError
 from .hashing import stable_hash
 from .models import model_identity, model_name
-from .offline_embeddings import HashingEmbeddings
+from .offline_embeddings import OfflineEmbeddings
 from .retry import RetryPolicy, is_retryable, retry_after_of, status_of
 from .secrets import redact
 from .usage import DEFAULT_PRICES, Usage, active_scopes, current_stage, price_of
@@ -242,7 +242,7 @@ class CallEngine:
         if not on_engine_thread():
             return await on_engine(self.embed(model, texts, stage=stage))
         texts = list(texts)
-        if isinstance(model, HashingEmbeddings):
+        if isinstance(model, OfflineEmbeddings):  # computed in-process: no cache, no request
             self.record(stage, offline=len(texts))
             return model.embed_matrix(texts)
         identity = model_identity(model)

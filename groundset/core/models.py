@@ -3,12 +3,15 @@
 Specs: ``offline`` (the default when nothing is configured), ``openai:<model>`` with optional
 ``?temperature=0&max_tokens=512&base_url=...`` (OPENAI_API_KEY / OPENAI_BASE_URL are honoured,
 so vLLM, Ollama and llama.cpp servers work through the same client), and for embeddings
-``offline:<dimension>``. Any LangChain ``BaseChatModel`` / ``Embeddings`` object works too.
+``offline`` / ``offline:wordllama`` (semantic, the weights bundled in the wordllama wheel) and
+``offline:hashing`` / ``offline:<dimension>`` (lexical, no weights). Any LangChain
+``BaseChatModel`` / ``Embeddings`` object works too.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -20,12 +23,18 @@ from pydantic import BaseModel, SecretStr
 
 from .errors import ConfigError
 from .hashing import stable_hash
-from .offline_embeddings import DEFAULT_DIMENSION, HashingEmbeddings
+from .offline_embeddings import DEFAULT_DIMENSION, HashingEmbeddings, OfflineEmbeddings
 from .secrets import is_secret_field, register_model_secrets, register_secret
+from .wordllama_embeddings import DIMENSION as WORDLLAMA_DIMENSION
+from .wordllama_embeddings import WordLlamaEmbeddings
 
 LLM_ENV = "GROUNDSET_LLM"
 EMBEDDINGS_ENV = "GROUNDSET_EMBEDDINGS"
 SPEC_HELP = "use 'offline' or 'openai:<model>' (e.g. openai:gpt-4o-mini)"
+OFFLINE_EMBEDDINGS_HELP = (
+    "use 'offline:wordllama' (semantic), or 'offline:hashing' / 'offline:<dimension>' "
+    "(lexical; the dimension an integer >= 16, e.g. offline:1024)"
+)
 
 
 class OfflineLLM:
@@ -55,7 +64,7 @@ class ResolvedModel:
 
 
 def is_offline(model: Any) -> bool:
-    return model is None or isinstance(model, OfflineLLM | HashingEmbeddings)
+    return model is None or isinstance(model, OfflineLLM | OfflineEmbeddings)
 
 
 def resolve_llm(value: Any = None, *, env: Mapping[str, str] | None = None) -> ResolvedModel:
@@ -94,20 +103,14 @@ def resolve_embeddings(value: Any = None, *, env: Mapping[str, str] | None = Non
         return ResolvedModel("embeddings", value, describe_model(value), "object passed in")
     if value is not None and not isinstance(value, str):
         raise ConfigError(
-            "embeddings must be a spec string or a LangChain Embeddings, got "
-            f"{type(value).__name__}; use 'offline', 'offline:<dimension>' or 'openai:<model>'"
+            f"embeddings must be a spec string or a LangChain Embeddings, got {type(value).__name__}; "
+            "use 'offline', 'offline:wordllama', 'offline:<dimension>' or 'openai:<model>'"
         )
     spec, source = _pick_spec(value, env, EMBEDDINGS_ENV)
     where = EMBEDDINGS_ENV if source.startswith("env") else "embeddings"
     provider, name, options = _parse_spec(spec, where)
     if provider == "offline":
-        try:
-            dimension = int(name) if name else DEFAULT_DIMENSION
-            model = HashingEmbeddings(dimension)
-        except ValueError as exc:
-            raise ConfigError(
-                f"{where} spec {spec!r}: 'offline:<dimension>' needs an integer >= 16 (e.g. offline:1024)"
-            ) from exc
+        model = _offline_embeddings(name, f"{where} spec {spec!r}")
         return ResolvedModel("embeddings", model, model.identity, source)
     from langchain_openai import OpenAIEmbeddings
 
@@ -115,6 +118,19 @@ def resolve_embeddings(value: Any = None, *, env: Mapping[str, str] | None = Non
     # check_embedding_ctx_length=False: the length check needs tiktoken files from the internet.
     model = OpenAIEmbeddings(model=name, max_retries=0, check_embedding_ctx_length=False, **kwargs)
     return ResolvedModel("embeddings", model, spec, source)
+
+
+def _offline_embeddings(name: str, where: str) -> OfflineEmbeddings:
+    """``offline[:name]`` -> a model; each identity (``hashing-1024``, ``wordllama-256``) resolves back."""
+    name = name.lower()
+    if name in ("", "wordllama", f"wordllama-{WORDLLAMA_DIMENSION}"):
+        return WordLlamaEmbeddings()
+    hashing = re.fullmatch(r"(?:hashing(?:-(\d+))?|(\d+))?", name)
+    dimension = int(hashing[1] or hashing[2] or DEFAULT_DIMENSION) if hashing else 0
+    try:
+        return HashingEmbeddings(dimension)
+    except ValueError as exc:  # too small, or not a hashing name at all
+        raise ConfigError(f"{where}: {OFFLINE_EMBEDDINGS_HELP}") from exc
 
 
 def _pick_spec(value: str | None, env: Mapping[str, str], var: str) -> tuple[str, str]:

@@ -13,7 +13,8 @@ from typing import Any
 
 from langchain_core.documents import Document
 
-from ..core.models import is_offline, resolve_embeddings
+from ..core.models import resolve_embeddings
+from ..core.offline_embeddings import cosine_thresholds
 from .extractors import (
     LONG_DOCUMENT_TOKENS,
     ChunkFactsExtractor,
@@ -26,11 +27,6 @@ from .graph import KnowledgeGraph, NodeKind
 from .relationships import OverlapBuilder, SimilarityBuilder
 from .splitters import ChunkSplitter, HeadlineSplitter
 from .transform import Transform
-
-# Cosine thresholds for similar edges: hashed word n-grams score related passages far lower
-# than neural embeddings do.
-OFFLINE_SIMILARITY = 0.3
-MODEL_SIMILARITY = 0.75
 
 
 def default_transforms(
@@ -47,8 +43,7 @@ def default_transforms(
     texts = _texts(documents)
     any_long = any(is_long({"text": t}, long_tokens) for t in texts)
     if similarity_threshold is None:
-        offline = is_offline(resolve_embeddings(embeddings).model)
-        similarity_threshold = OFFLINE_SIMILARITY if offline else MODEL_SIMILARITY
+        similarity_threshold, _ = cosine_thresholds(resolve_embeddings(embeddings).model)
     sizes = {"chunk_size": chunk_size, "chunk_overlap": chunk_overlap}
     chain: list[Transform] = []
     if any_long:

@@ -22,6 +22,7 @@ from ..core.aio import run_sync
 from ..core.engine import CallEngine, being_cancelled, get_engine
 from ..core.errors import ConfigError, GroundsetError, OfflineUnsupported
 from ..core.models import describe_model, resolve_embeddings, resolve_llm
+from ..core.offline_embeddings import cosine_thresholds
 from ..core.progress import Progress
 from ..core.secrets import redact
 from ..kg.graph import KnowledgeGraph
@@ -48,7 +49,6 @@ SYNTHESIZERS: dict[str, type[Synthesizer]] = {
     )
 }
 SCENARIO_POOL_FACTOR = 3
-DUPLICATE_THRESHOLD = 0.9
 
 
 def parse_distribution(text: str) -> dict[str, float]:
@@ -83,7 +83,7 @@ class TestsetGenerator:
         engine: CallEngine | None = None,
         num_personas: int = 4,
         mix: QueryMix | None = None,
-        duplicate_threshold: float = DUPLICATE_THRESHOLD,
+        duplicate_threshold: float | None = None,
     ) -> None:
         self.llm = resolve_llm(llm).model
         self.embeddings = resolve_embeddings(embeddings).model
@@ -91,7 +91,8 @@ class TestsetGenerator:
         self.engine = engine
         self.num_personas = num_personas
         self.mix = mix or QueryMix()
-        self.duplicate_threshold = duplicate_threshold
+        # None: the embeddings model's own near-duplicate cosine (see core.offline_embeddings)
+        self.duplicate_threshold = duplicate_threshold or cosine_thresholds(self.embeddings)[1]
 
     def default_distribution(self) -> list[tuple[Synthesizer, float]]:
         return [(self._synthesizer(name), 1 / 3) for name in SYNTHESIZERS]
