@@ -1,7 +1,9 @@
-"""Bytes -> clean text for the loader: binary sniffing, charset repair, normalisation, front matter.
+"""Bytes -> clean text for the loader: binary sniffing, charset detection, normalisation, front matter.
 
 Every function here is linear in the input size and never raises on bad bytes: a docs folder can hold
 anything, and one bad file must not stop a load. Problems come back as short human notes instead.
+Valid UTF-8 is always taken as UTF-8; only other bytes go to charset-normalizer, and only a bounded
+sample of them.
 """
 
 from __future__ import annotations
@@ -26,23 +28,43 @@ _MAGIC: tuple[tuple[bytes, str], ...] = (
     (b"\xfd7zXZ\x00", "xz"),
     (b"7z\xbc\xaf\x27\x1c", "7z"),
 )
-_UTF16_BOMS: tuple[tuple[bytes, str, str], ...] = (
-    (b"\xff\xfe", "utf-16-le", "little-endian"),
-    (b"\xfe\xff", "utf-16-be", "big-endian"),
+# UTF-32 first: its little-endian BOM starts with the UTF-16 one.
+_WIDE_BOMS: tuple[tuple[bytes, str, str], ...] = (
+    (b"\xff\xfe\x00\x00", "utf-32-le", "UTF-32 (BOM, little-endian)"),
+    (b"\x00\x00\xfe\xff", "utf-32-be", "UTF-32 (BOM, big-endian)"),
+    (b"\xff\xfe", "utf-16-le", "UTF-16 (BOM, little-endian)"),
+    (b"\xfe\xff", "utf-16-be", "UTF-16 (BOM, big-endian)"),
 )
 _UTF8_BOM = b"\xef\xbb\xbf"
 # C0 controls except \t \n \r (and DEL): a text file has almost none of these, a binary file has many.
 _CONTROL_BYTES = bytes([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 _MAX_CONTROL_RATIO = 0.10
 _MAX_UNDECODABLE_RATIO = 0.30
+# Fewer invalid bytes than this share is UTF-8 with a few broken bytes, not a legacy code page: so few
+# give charset-normalizer nothing to judge (junk like "ÿþý, À¯, â‚" scores as clean cp1252).
+_FEW_BAD_BYTES = 0.005
+# What charset-normalizer may answer, most common first: of the answers with the least chaos the first
+# wins (see _detect). cp932, gb18030 and cp949 are the supersets of Shift-JIS, GBK and EUC-KR.
+_LEGACY_CODECS = ["cp1252", "cp1250", "cp1251", "koi8_r", "cp1253",
+                  "cp932", "gb18030", "cp949", "big5", "euc_jp"]  # fmt: skip
+_WIDE_CODECS = ["utf_32_le", "utf_32_be", "utf_16_le", "utf_16_be"]
+_SAME_CHAOS = 0.01
+_LANGUAGE_THRESHOLD = 0.05  # CJK scores sit near its default 0.1: a few lines of Korean may miss it
+_SAMPLE_BYTES = 32_768  # charset-normalizer decodes its whole input once per candidate codec
+_STEPS, _CHUNK_SIZE = 8, 512  # its mess check reads at most 8 chunks of 512 bytes of that sample
+_HIGH_BYTE = re.compile(rb"[\x80-\xff]")
+_WHITESPACE = re.compile(rb"\s")
+_WORD_TAIL = re.compile(rb"\S*\Z")
+_WORD_PREFIX = 32  # at most this many ASCII bytes are kept before a word's first non-ASCII byte
+_HIGH_BYTES = bytes(range(0x80, 0x100))
+_SAFE_CUT = bytes(range(0x30, 0x100))  # bytes below 0x30 never sit inside a legacy multi-byte character
 # Control characters to drop from decoded text: C0 (except \t and \n), DEL and C1.
-_CONTROL_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
-_VALID_NON_ASCII = re.compile("[^\x00-\x7f\udc80-\udcff]")
 _HIGH_BYTE_RUN = re.compile(b"[\x80-\xff]+")
 # Non-letters that legitimately appear in legacy Western text (quotes, dashes, currency, NBSP ...).
 _CP1252_PUNCTUATION = frozenset("«»‘’‚“”„–—…€£°§·¿¡×÷©®™\u00a0")
 _MAX_CP1252_RUN = 2
+_CONTROL_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
 _LONG_LINE = 100_000
 _FRONT_MATTER_OPEN = re.compile(r"---[ \t]*\n")
 _FRONT_MATTER_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.MULTILINE)
@@ -62,14 +84,94 @@ class Decoded:
     notes: list[str] = field(default_factory=list)
 
 
-def _is_plausible_cp1252(data: bytes, escaped_text: str) -> bool:
-    """True when ``data`` looks like a legacy Western (cp1252 / Latin-1) text, not broken UTF-8.
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
 
-    A legacy file has no valid UTF-8 multi-byte sequence at all, its high bytes sit alone or in pairs
-    (accented letters inside words), and each of them maps to a letter or common punctuation.
+
+def _detect(sample: bytes, codecs: list[str]) -> tuple[str, float, float] | None:
+    """charset-normalizer's ``(codec, chaos, coherence)`` for ``sample``, or None if nothing fits.
+
+    Of the codecs with the least chaos, one in which it recognised a language wins, then the first in
+    ``codecs``: its own ranking trusts language scores that, on a few lines of French, prefer cp1250
+    ("ŕ la française") to cp1252.
     """
-    if _VALID_NON_ASCII.search(escaped_text):
-        return False  # some valid UTF-8 multi-byte character exists: this is damaged UTF-8
+    from charset_normalizer import from_bytes  # imported late: only non-UTF-8 input needs it
+
+    matches = from_bytes(
+        sample,
+        steps=_STEPS,
+        chunk_size=_CHUNK_SIZE,
+        cp_isolation=codecs,
+        language_threshold=_LANGUAGE_THRESHOLD,
+        enable_fallback=False,
+    )
+    found = [(codec, m.chaos, m.coherence) for m in matches for codec in m.could_be_from_charset]
+    if not found:
+        return None
+    least = min(chaos for _, chaos, _ in found)
+    tied = [f for f in found if f[1] - least < _SAME_CHAOS]
+    return min(tied, key=lambda f: (f[2] <= 0, codecs.index(f[0])))
+
+
+def _non_ascii_words(data: bytes) -> bytes:
+    """The words holding non-ASCII bytes, up to :data:`_SAMPLE_BYTES`: the only evidence of a charset.
+
+    ASCII words read the same in every candidate and only dilute the mess measure: a page of English
+    with junk bytes in a dozen words scores as clean cp1250 as a whole.
+    """
+    words: list[bytes] = []
+    room, pos = _SAMPLE_BYTES, 0
+    while room > 0 and (high := _HIGH_BYTE.search(data, pos)):
+        first = high.start()
+        start = first - len(_WORD_TAIL.search(data, max(pos, first - _WORD_PREFIX), first).group())
+        space = _WHITESPACE.search(data, first)
+        pos = space.start() if space else len(data)
+        word = data[start:pos]
+        if len(word) > room:  # clip it between two characters, where one is known
+            word = word[:room].rstrip(_SAFE_CUT) or word[:room]
+        words.append(word)
+        room -= len(word) + 1
+    return b" ".join(words)
+
+
+def _note_codec(codec: str) -> str:
+    return f"decoded as {codec.replace('_', '-')} (charset-normalizer)"
+
+
+def _decode_wide(data: bytes) -> Decoded | None:
+    """UTF-16/32 without a BOM (their NUL bytes fail the binary checks), or None."""
+    found = _detect(data[:_SAMPLE_BYTES], _WIDE_CODECS)  # a multiple of 4: no code unit is cut
+    if found is None:
+        return None
+    try:
+        text = data.decode(found[0])
+    except UnicodeDecodeError:
+        return None  # the sample fitted, the rest does not
+    head = text[:_SAMPLE_BYTES]
+    if len(_CONTROL_CHARS.findall(head)) > _MAX_CONTROL_RATIO * len(head):
+        return None
+    return Decoded(text=text, notes=[_note_codec(found[0])])
+
+
+def _decode_legacy(data: bytes) -> Decoded | None:
+    """A legacy code page charset-normalizer is sure of (it recognised a language in it), or None.
+
+    Without a language, one line of EUC-JP reads as well in cp949, and junk bytes as well in cp1251.
+    """
+    found = _detect(_non_ascii_words(data), _LEGACY_CODECS)
+    if found is None or found[2] <= 0:
+        return None
+    codec = found[0]
+    text = data.decode(codec, errors="surrogateescape")
+    text, bad = _ESCAPED_BYTE.subn("\ufffd", text)
+    notes = [_note_codec(codec)] + ([f"{_plural(bad, 'undecodable byte')} replaced"] if bad else [])
+    return Decoded(text=text, notes=notes)
+
+
+def _is_sparse_cp1252(data: bytes) -> bool:
+    """English (or any Latin) text with a few Windows smart quotes, dashes or accented letters: too few
+    for a detector to judge, but each high byte sits alone or in a pair and reads as a letter or common
+    punctuation in cp1252 (a broken UTF-8 sequence does not)."""
     for run in _HIGH_BYTE_RUN.finditer(data):
         chunk = run.group()
         if len(chunk) > _MAX_CP1252_RUN:
@@ -78,56 +180,76 @@ def _is_plausible_cp1252(data: bytes, escaped_text: str) -> bool:
             decoded = chunk.decode("cp1252")
         except UnicodeDecodeError:
             return False
-        for char in decoded:
-            if not unicodedata.category(char).startswith("L") and char not in _CP1252_PUNCTUATION:
-                return False
+        if any(not unicodedata.category(c).startswith("L") and c not in _CP1252_PUNCTUATION for c in decoded):
+            return False
     return True
 
 
-def _decode_utf8_or_legacy(data: bytes) -> Decoded:
-    """Strict UTF-8, else cp1252 when plausible, else UTF-8 with U+FFFD for each bad sequence."""
-    try:
-        return Decoded(text=data.decode("utf-8"))
-    except UnicodeDecodeError:
-        pass
-    escaped = data.decode("utf-8", errors="surrogateescape")
-    bad = len(_ESCAPED_BYTE.findall(escaped))
+def _decode_not_utf8(data: bytes) -> Decoded:
+    """Invalid UTF-8: damaged UTF-8 gets U+FFFD, a legacy charset is decoded, noise is binary.
+
+    Damaged UTF-8 has few invalid bytes, or more valid multi-byte characters than invalid bytes: legacy
+    CJK text forms such characters by chance, but at most about one per three invalid bytes.
+    """
+    valid = data.decode("utf-8", errors="ignore")
+    valid_bytes = valid.encode()
+    bad = len(data) - len(valid_bytes)
+    multi_byte = len(valid) - len(valid_bytes.translate(None, _HIGH_BYTES))
+    if bad >= _FEW_BAD_BYTES * len(data) and multi_byte <= bad:
+        legacy = _decode_legacy(data)
+        if legacy is not None:
+            return legacy
+    if multi_byte == 0 and _is_sparse_cp1252(data):
+        return Decoded(
+            text=data.decode("cp1252"), notes=[f"decoded as cp1252 ({_plural(bad, 'non-UTF-8 byte')})"]
+        )
     if bad / len(data) > _MAX_UNDECODABLE_RATIO:
         return Decoded(text=None, binary=f"binary file ({bad / len(data):.0%} undecodable bytes)")
-    plural = "byte" if bad == 1 else "bytes"
-    if _is_plausible_cp1252(data, escaped):
-        return Decoded(text=data.decode("cp1252"), notes=[f"decoded as cp1252 ({bad} non-UTF-8 {plural})"])
     text = data.decode("utf-8", errors="replace")
-    return Decoded(text=text, notes=[f"{bad} invalid UTF-8 {plural} replaced"])
+    return Decoded(text=text, notes=[f"{_plural(bad, 'invalid UTF-8 byte')} replaced"])
+
+
+def _decode_with_bom(data: bytes) -> Decoded | None:
+    for bom, codec, what in _WIDE_BOMS:
+        if data.startswith(bom):
+            try:
+                return Decoded(text=data[len(bom) :].decode(codec), notes=[f"decoded {what}"])
+            except UnicodeDecodeError:
+                continue  # not real UTF-32/16: a shorter BOM or the binary checks judge it
+    return None
 
 
 def decode_bytes(data: bytes) -> Decoded:
     """Decode a file's bytes, or say why it is binary. ``data`` must not be empty."""
-    for bom, codec, order in _UTF16_BOMS:
-        if data.startswith(bom) and not data.startswith(b"\xff\xfe\x00\x00"):
-            try:
-                text = data[len(bom) :].decode(codec)
-            except UnicodeDecodeError:
-                break  # not real UTF-16: let the binary checks below judge it
-            return Decoded(text=text, notes=[f"decoded UTF-16 (BOM, {order})"])
+    decoded = _decode_with_bom(data)
+    if decoded is not None:
+        return decoded
     for magic, kind in _MAGIC:
         if data.startswith(magic):
             return Decoded(text=None, binary=f"binary file ({kind} magic bytes)")
-    control = len(data) - len(data.translate(None, _CONTROL_BYTES))
-    if control / len(data) > _MAX_CONTROL_RATIO:
-        return Decoded(text=None, binary=f"binary file ({control / len(data):.0%} control bytes)")
     notes: list[str] = []
     if data.startswith(_UTF8_BOM):
         data = data[len(_UTF8_BOM) :]
         notes.append("stripped BOM")
         if not data:
             return Decoded(text="", notes=notes)
-    decoded = _decode_utf8_or_legacy(data)
-    if decoded.text is None:
-        return decoded
-    if "\x00" in decoded.text and decoded.notes:
+    try:
+        text: str | None = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    control = (len(data) - len(data.translate(None, _CONTROL_BYTES))) / len(data)
+    if b"\x00" in data and (text is None or control > _MAX_CONTROL_RATIO):
+        wide = _decode_wide(data)
+        if wide is not None:
+            return wide
+    if control > _MAX_CONTROL_RATIO:
+        return Decoded(text=None, binary=f"binary file ({control:.0%} control bytes)")
+    if text is not None:
+        return Decoded(text=text, notes=notes)
+    if b"\x00" in data:
         return Decoded(text=None, binary="binary file (NUL bytes and invalid UTF-8)")
-    return Decoded(text=decoded.text, notes=notes + decoded.notes)
+    decoded = _decode_not_utf8(data)
+    return Decoded(text=decoded.text, binary=decoded.binary, notes=notes + decoded.notes)
 
 
 def normalise_text(text: str, *, check_lines: bool = True) -> tuple[str, list[str]]:
