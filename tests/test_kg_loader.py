@@ -448,6 +448,7 @@ def test_documents_input():
         "content_hash": stable_hash("# Hello\n\nWorld"),
         "size": 14,
         "format": "text",
+        "language": "en",  # detected ("Hello World": too short to tell, so the default)
     }
     assert given.metadata["title"] == "Given" and given.metadata["format"] == "markdown"
     assert uni.metadata["size"] == len("Ünïcode ✓".encode()) and uni.metadata["title"] == "document 6"

@@ -12,6 +12,7 @@ from pathlib import Path
 from langchain_core.documents import Document
 
 from ..core.hashing import stable_hash
+from ..text.language import detect_language
 from .decoding import decode_bytes, normalise_text, split_front_matter
 from .html_text import html_to_text
 from .report import DuplicateFile, LoadReport, LoadResult, RepairedFile, SkippedFile
@@ -109,6 +110,8 @@ class Collector:
             "content_hash": content_hash,
             "size": size,
             "format": fmt,
+            # A language given with a LangChain Document wins; otherwise detect it (a bounded prefix).
+            "language": metadata.get("language") or detect_language(text),
         }
         if front_matter is not None:
             meta["front_matter"] = front_matter

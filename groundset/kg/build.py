@@ -13,6 +13,7 @@ from ..core.aio import run_sync
 from ..core.engine import CallEngine
 from ..core.models import resolve_embeddings, resolve_llm
 from ..documents.loader import LoadResult, load_documents
+from ..text.language import detect_language, language_code
 from .defaults import default_transforms
 from .graph import KnowledgeGraph
 from .transform import BuildReport, Transform, aapply_transforms
@@ -28,10 +29,15 @@ class GraphBuild:
 
 
 def add_documents(kg: KnowledgeGraph, documents: Iterable[Document]) -> list[str]:
-    """Add loaded documents as document nodes (ids from source and content hash); returns their ids."""
+    """Add loaded documents as document nodes (ids from source and content hash); returns their ids.
+
+    Each node's ``language`` is the ISO 639-1 code of the document's ``metadata["language"]`` ("en-US"
+    -> "en"), detected when missing: the offline extractors read the document and its chunks in it.
+    """
     ids = []
     for doc in documents:
         meta = doc.metadata
+        language = meta.get("language")
         ids.append(
             kg.add_document(
                 doc.page_content,
@@ -40,6 +46,7 @@ def add_documents(kg: KnowledgeGraph, documents: Iterable[Document]) -> list[str
                 title=meta.get("title", ""),
                 format=meta.get("format", "text"),
                 size=meta.get("size", len(doc.page_content.encode("utf-8"))),
+                language=language_code(language) if language else detect_language(doc.page_content),
             )
         )
     return ids

@@ -2,7 +2,9 @@
 
 Offline, the corpus-level methods (TF-IDF phrases, entity rules) run once over all nodes that
 need them, which is both faster and better than node by node; with an LLM each node is one
-prompt call through the engine (cached, shared, bounded, retried).
+prompt call through the engine (cached, shared, bounded, retried). Offline, each document is read
+in its ``language`` property, and each chunk in its document's (None, for graphs saved without
+one, lets the text tools detect it).
 """
 
 from __future__ import annotations
@@ -77,11 +79,13 @@ class SummaryExtractor(Transform):
         if is_offline(ctx.llm):
             report = self.report(nodes)
             documents = kg.nodes(NodeKind.DOCUMENT)
-            model = PhraseModel().fit([kg.get(d)["text"] for d in documents])
+            model = PhraseModel().fit([kg.get(d)["text"] for d in documents], lang=languages(kg, documents))
             texts = [kg.get(d)["text"] for d in nodes]
+            langs = languages(kg, nodes)
+            themes_of = model.themes_many(texts, k=5, lang=langs)
             with ctx.progress.stage(self.name, len(nodes)) as advance:
-                for node, text, themes in zip(nodes, texts, model.themes_many(texts, k=5), strict=True):
-                    kg.set(node, summary=textrank_summary(text), themes=themes)
+                for node, text, lang, themes in zip(nodes, texts, langs, themes_of, strict=True):
+                    kg.set(node, summary=textrank_summary(text, lang=lang), themes=themes)
                     report.done += 1
                     advance()
             ctx.engine.record(self.stage, offline=len(nodes))
@@ -127,11 +131,13 @@ class ChunkFactsExtractor(Transform):
 
     def _offline(self, kg: KnowledgeGraph, nodes: Sequence[str], ctx: BuildContext) -> StageReport:
         report = self.report(nodes)
-        model = PhraseModel().fit([kg.get(c)["text"] for c in kg.nodes(NodeKind.CHUNK)])
+        chunks = kg.nodes(NodeKind.CHUNK)
+        model = PhraseModel().fit([kg.get(c)["text"] for c in chunks], lang=languages(kg, chunks))
         texts = [kg.get(c)["text"] for c in nodes]  # markdown: the offline extractors strip it themselves
-        entities = EntityExtractor().extract_many(texts)
-        keyphrases = model.keyphrases_many(texts, k=8)
-        themes = model.themes_many(texts, k=4)
+        langs = languages(kg, nodes)
+        entities = EntityExtractor().extract_many(texts, lang=langs)
+        keyphrases = model.keyphrases_many(texts, k=8, lang=langs)
+        themes = model.themes_many(texts, k=4, lang=langs)
         with ctx.progress.stage(self.name, len(nodes)) as advance:
             for i, node in enumerate(nodes):
                 _set_facts(
@@ -178,6 +184,17 @@ class EmbeddingExtractor(Transform):
                     report.done += 1
                     advance()
         return report
+
+
+def languages(kg: KnowledgeGraph, nodes: Sequence[str]) -> list[str | None]:
+    """The language of each node: a document's ``language``, a chunk's document's (None if unknown)."""
+    found: list[str | None] = []
+    for node in nodes:
+        data = kg.get(node)
+        if data.get("kind") == NodeKind.CHUNK.value and data.get("document") in kg:
+            data = kg.get(data["document"])
+        found.append(data.get("language"))
+    return found
 
 
 def _document_input(data: dict[str, Any]) -> DocumentText:

@@ -3,11 +3,13 @@
 A trained spaCy pipeline finds people, organisations and products when one is installed; it
 never sees inline code, so code identifiers come from rules in both backends. Without a
 pipeline the rules also find names: capitalised runs, CamelCase, acronyms, and single
-capitalised words that are not capitalised merely because they start a sentence.
+capitalised words that are not capitalised merely because they start a sentence. Sentences and
+stop words follow the text's language (English keeps its own list; other languages add spaCy's).
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from collections import Counter
@@ -15,8 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .language import Languages, languages_of
+from .nlp import stop_words
 from .plaintext import plain_text
-from .sentences import split_sentences
+from .sentences import abbreviations, split_sentences
 
 __all__ = ["EntityExtractor"]
 
@@ -109,7 +113,13 @@ def _normalise(surface: str) -> str:
     return surface
 
 
-def _word_kind(word: str) -> str:
+@functools.lru_cache(maxsize=64)
+def _stop_for(lang: str) -> frozenset[str]:
+    """Words never taken for names: the English list, plus the language's stop words and abbreviations."""
+    return _STOP if lang == "en" else _STOP | stop_words(lang) | abbreviations(lang)
+
+
+def _word_kind(word: str, stop: frozenset[str] = _STOP) -> str:
     """One of "code" (snake_case, dotted), "camel", "acronym", "capital", or "" for other words."""
     if _SNAKE.match(word) or _is_dotted(word):
         return "code" if not _PORT.search(word) else ""
@@ -120,7 +130,7 @@ def _word_kind(word: str) -> str:
         if word in _NOT_ACRONYMS or _ROMAN.match(word) or sum(char.isalpha() for char in word) < 2:
             return ""
         return "acronym"
-    if _CAPITALISED.match(word) and word.lower() not in _STOP and word.lower() not in _CALENDAR:
+    if _CAPITALISED.match(word) and word.lower() not in stop and word.lower() not in _CALENDAR:
         return "capital"
     return ""
 
@@ -155,9 +165,9 @@ def _code_identifiers(span: str) -> list[str]:
     return found
 
 
-def _is_heading_like(words: list[str]) -> bool:
+def _is_heading_like(words: list[str], stop: frozenset[str] = _STOP) -> bool:
     """Title Case lines ("Writing Client Libraries") capitalise every word; they prove nothing."""
-    content = [word for word in words if word.lower() not in _STOP]
+    content = [word for word in words if word.lower() not in stop]
     if len(content) < 2:
         return False
     return sum(word[0].isupper() for word in content) >= 0.7 * len(content)
@@ -166,7 +176,7 @@ def _is_heading_like(words: list[str]) -> bool:
 _Token = tuple[str, str, bool, int]  # (kind, text, sentence-initial, character offset)
 
 
-def _tokenise(sentence: str, offset: int) -> list[_Token]:
+def _tokenise(sentence: str, offset: int, stop: frozenset[str] = _STOP) -> list[_Token]:
     tokens: list[_Token] = []
     initial = True
     for match in _TOKEN.finditer(sentence):
@@ -176,7 +186,7 @@ def _tokenise(sentence: str, offset: int) -> list[_Token]:
             tokens.append(("span", code, False, at))
             initial = False
         elif word is not None:
-            tokens.append((_word_kind(word), word, initial, at))
+            tokens.append((_word_kind(word, stop), word, initial, at))
             if match.end(2) != match.end():
                 tokens.append(("", "'s", False, offset + match.end(2)))  # a possessive ends the name
             initial = False
@@ -186,7 +196,7 @@ def _tokenise(sentence: str, offset: int) -> list[_Token]:
     return tokens
 
 
-def _rule_tally(text: str, *, names: bool) -> _Tally:
+def _rule_tally(text: str, *, names: bool, lang: str = "en") -> _Tally:
     """Entities of ``plain_text(..., code_spans=True)`` output, positioned by character offset.
 
     With ``names=False`` only code identifiers, CamelCase and acronyms are kept (spaCy does names).
@@ -195,12 +205,13 @@ def _rule_tally(text: str, *, names: bool) -> _Tally:
     sentences: list[tuple[list[_Token], bool]] = []
     confirmed: set[str] = set()
     cursor = 0
-    for sentence in split_sentences(text):
+    stop = _stop_for(lang)
+    for sentence in split_sentences(text, lang=lang):
         cursor = max(text.find(sentence, cursor), cursor)
-        tokens = _tokenise(sentence, cursor)
+        tokens = _tokenise(sentence, cursor, stop)
         cursor += len(sentence)
         words = [token for kind, token, _, _ in tokens if kind != "span" and token[:1].isalpha()]
-        heading = sentence[-1] not in ".!?:" and _is_heading_like(words)
+        heading = sentence[-1] not in ".!?:\u3002\uff01\uff1f\uff1a" and _is_heading_like(words, stop)
         if not heading:
             confirmed.update(
                 token.lower() for kind, token, start, _ in tokens if kind == "capital" and not start
@@ -279,20 +290,23 @@ class EntityExtractor:
         """The backend in use: ``spacy:<name>`` when a trained pipeline finds names, else ``rules``."""
         return f"spacy:{self._model_name}" if self._nlp is not None else "rules"
 
-    def extract(self, text: str) -> list[str]:
+    def extract(self, text: str, lang: str | None = None) -> list[str]:
         """Up to 25 entities of one markdown text, in order of first occurrence."""
-        return self.extract_many([text])[0]
+        return self.extract_many([text], lang)[0]
 
-    def extract_many(self, texts: Sequence[str]) -> list[list[str]]:
-        """Entities of many texts (spaCy runs them as one batched ``pipe``)."""
+    def extract_many(self, texts: Sequence[str], lang: Languages = None) -> list[list[str]]:
+        """Entities of many texts (spaCy runs them as one batched ``pipe``); ``lang``: one code, one
+        per text, or None to detect each text's language (for its sentences and stop words)."""
+        langs = languages_of(texts, lang)
         coded = [plain_text(text, code_spans=True) for text in texts]
         if self._nlp is None:
-            return [_rule_tally(text, names=True).result() for text in coded]
+            pairs = zip(coded, langs, strict=True)
+            return [_rule_tally(text, names=True, lang=code).result() for text, code in pairs]
         # Backticks become spaces, so NER offsets and rule offsets index the same string.
         docs = self._nlp.pipe((text.replace("`", " ") for text in coded), batch_size=64)
         results: list[list[str]] = []
-        for text, doc in zip(coded, docs, strict=True):
-            tally = _rule_tally(text, names=False)
+        for text, code, doc in zip(coded, langs, docs, strict=True):
+            tally = _rule_tally(text, names=False, lang=code)
             for entity in doc.ents:
                 if entity.label_ in _NER_LABELS:
                     tally.add(entity.text, entity.start_char)

@@ -5,6 +5,12 @@ one wrong number among eight right words still overlaps 88%. So a statement is s
 (1) nearly all its content words occur in the context, (2) every number, date word and name in it
 occurs there too, and (3) what it negates the context negates, and what it affirms the context does
 not only negate ("not compressed" in the context refutes "blocks are compressed").
+
+Words, stop words, negations and stems follow the language: English keeps scikit-learn's stop words
+plus a few auxiliaries; other languages use spaCy's stop words and their Snowball stemmer, and
+Chinese and Japanese are tokenised by their spaCy pipeline. Without ``lang``, a short text is read
+as CJK when its script says so and as English otherwise (statements are judged one by one: too
+short, and too many, to detect each); ``LexicalContext`` detects its context's language once.
 """
 
 from __future__ import annotations
@@ -12,9 +18,13 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
+from typing import Any
 
 import snowballstemmer
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+from .language import detect_language, language_code, script_language
+from .nlp import UNSEGMENTED, stop_words, tokens
 
 WORD = re.compile(r"[^\W_]+(?:[._-][^\W_]+)*", re.UNICODE)
 # Contractions spelled out, so "doesn't" is "does not" and not the content words "doesn" and "t".
@@ -46,36 +56,77 @@ _DATE_WORDS = _word_set(
 # scikit-learn's list lacks some auxiliaries; they carry no content ("does not keep" is about keeping).
 STOP_WORDS = ENGLISH_STOP_WORDS | {"does", "did", "doing", "done", "shall", "will", "can", "may", "might"}
 SUPPORT_RATIO = 0.85
+# Negations of other languages (English ones are above); a language without a list has none.
+_OTHER_NEGATIONS = {
+    "de": _word_set("nicht kein keine keinen keinem keiner keines nie niemals nichts niemand ohne weder"),
+    "fr": _word_set("ne pas non jamais aucun aucune rien personne sans ni"),
+    "es": _word_set("no nunca jamás ningún ninguno ninguna nada nadie sin ni tampoco"),
+    "it": _word_set("non mai nessuno nessuna niente nulla senza né"),
+    "pt": _word_set("não nunca jamais nenhum nenhuma nada ninguém sem nem"),
+    "nl": _word_set("niet geen nooit niets niemand zonder noch"),
+    "zh": _word_set("不 没 没有 无 非 未 别 不会 不能 不是 不要 无法 不可 并非 从未"),
+    "ja": _word_set("ない ません なし 無い ず ぬ"),
+}
+_STEMMERS = {
+    "de": "german", "fr": "french", "es": "spanish", "it": "italian", "pt": "portuguese", "nl": "dutch",
+    "sv": "swedish", "da": "danish", "no": "norwegian", "fi": "finnish", "ru": "russian",
+    "hu": "hungarian", "ro": "romanian", "tr": "turkish", "ca": "catalan", "el": "greek",
+    "id": "indonesian", "lt": "lithuanian", "ar": "arabic", "ta": "tamil", "sr": "serbian",
+    "eu": "basque", "ga": "irish", "hi": "hindi", "ne": "nepali", "cs": "czech", "pl": "polish",
+    "et": "estonian", "fa": "persian", "hy": "armenian",
+}  # fmt: skip
 
 
-def words(text: str) -> list[str]:
-    for pattern, replacement in _CONTRACTIONS:
-        text = pattern.sub(replacement, text)
+def _language(text: str, lang: str | None) -> str:
+    return language_code(lang) if lang else script_language(text) or "en"
+
+
+@functools.lru_cache(maxsize=64)
+def _stops(lang: str) -> frozenset[str]:
+    """Stop words, negations included: a negation is not content, ``polarity`` reads it instead."""
+    return STOP_WORDS if lang == "en" else stop_words(lang) | _negations(lang)
+
+
+def _negations(lang: str) -> frozenset[str]:
+    return _NEGATIONS if lang == "en" else _OTHER_NEGATIONS.get(lang, frozenset())
+
+
+def words(text: str, lang: str | None = None) -> list[str]:
+    code = _language(text, lang)
+    if code in UNSEGMENTED:
+        return tokens(text, code)
+    if code == "en":
+        for pattern, replacement in _CONTRACTIONS:
+            text = pattern.sub(replacement, text)
     return [m.group(0) for m in WORD.finditer(text)]
 
 
-def content_words(text: str) -> list[str]:
+def content_words(text: str, lang: str | None = None) -> list[str]:
     """Casefolded words that carry content (stop words, negations included, are left out)."""
-    return [w for w in (word.casefold() for word in words(text)) if w not in STOP_WORDS]
+    code = _language(text, lang)
+    stop = _stops(code)
+    return [w for w in (word.casefold() for word in words(text, code)) if w not in stop]
 
 
-def lexical_support(statement: str, context_words: set[str]) -> float:
+def lexical_support(statement: str, context_words: set[str], lang: str | None = None) -> float:
     """The share of the statement's content words that occur in the context (1.0 for no content words)."""
-    found = content_words(statement)
+    found = content_words(statement, lang)
     if not found:
         return 1.0
     return sum(w in context_words for w in found) / len(found)
 
 
-def critical_terms(statement: str) -> set[str]:
+def critical_terms(statement: str, lang: str | None = None) -> set[str]:
     """What must match exactly: numbers, date words, and names (capitalised or code-like words)."""
+    code = _language(statement, lang)
+    stop = _stops(code)
     terms = set(_NUMBER.findall(statement))
-    for position, word in enumerate(words(statement)):
+    for position, word in enumerate(words(statement, code)):
         folded = word.casefold()
-        if folded in _DATE_WORDS and (word[0].isupper() or folded not in STOP_WORDS):  # "May", not "may"
+        if folded in _DATE_WORDS and (word[0].isupper() or folded not in stop):  # "May", not "may"
             terms.add(folded)
             continue
-        if folded in STOP_WORDS:
+        if folded in stop:
             continue
         code_like = any(c.isdigit() or c in "._" for c in word) or any(c.isupper() for c in word[1:])
         named = word[:1].isupper() and position > 0
@@ -84,33 +135,41 @@ def critical_terms(statement: str) -> set[str]:
     return terms
 
 
-def polarity(text: str) -> tuple[set[str], set[str]]:
+def polarity(text: str, lang: str | None = None) -> tuple[set[str], set[str]]:
     """(negated, affirmed): stems of content words under a negation ("does not keep" -> keep), and of
     those that occur at least once without one."""
+    code = _language(text, lang)
+    stop, negations = _stops(code), _negations(code)
+    skipped = _SKIPPED_AFTER_NEGATION if code == "en" else stop  # "ne sont pas compressées"
     negated: set[str] = set()
     affirmed: set[str] = set()
     reach = 0
-    for token in words(text):
+    for token in words(text, code):
         folded = token.casefold()
-        if folded in _NEGATIONS:
+        if folded in negations:
             reach = _NEGATION_REACH
             continue
-        if reach and folded in _SKIPPED_AFTER_NEGATION:
+        if reach and folded in skipped:
             reach -= 1
             continue
-        if folded not in STOP_WORDS or reach:
-            (negated if reach else affirmed).add(_stem(folded))
+        if folded not in stop or reach:
+            (negated if reach else affirmed).add(_stem(folded, code))
         reach = 0
     return negated, affirmed
 
 
 @functools.lru_cache(maxsize=65536)
-def _stem(word: str) -> str:
-    """Snowball stem: "keeps"/"keep" and "deleted"/"deletes" match."""
-    return _STEMMER.stemWord(word)
+def _stem(word: str, lang: str = "en") -> str:
+    """Snowball stem in the word's language: "keeps"/"keep" and "deleted"/"deletes" match."""
+    stemmer = _stemmer(lang)
+    return stemmer.stemWord(word) if stemmer is not None else word
 
 
-_STEMMER = snowballstemmer.stemmer("english")
+@functools.cache
+def _stemmer(lang: str) -> Any:
+    """The language's Snowball stemmer, or None (no stemming) for languages Snowball lacks."""
+    name = "english" if lang == "en" else _STEMMERS.get(lang)
+    return snowballstemmer.stemmer(name) if name in snowballstemmer.algorithms() else None
 
 
 @dataclass(frozen=True)
@@ -120,22 +179,24 @@ class LexicalVerdict:
 
 
 class LexicalContext:
-    """A context prepared once for judging many statements against it."""
+    """A context prepared once for judging many statements against it, in the context's language
+    (``lang=None`` detects it: one detection per context, and statements are read the same way)."""
 
-    def __init__(self, text: str) -> None:
-        self.stems = {_stem(w) for w in content_words(text)}
-        self.terms = {w.casefold() for w in words(text)} | set(_NUMBER.findall(text))
-        self.negated, self.affirmed = polarity(text)
+    def __init__(self, text: str, lang: str | None = None) -> None:
+        self.lang = language_code(lang) if lang else detect_language(text)
+        self.stems = {_stem(w, self.lang) for w in content_words(text, self.lang)}
+        self.terms = {w.casefold() for w in words(text, self.lang)} | set(_NUMBER.findall(text))
+        self.negated, self.affirmed = polarity(text, self.lang)
 
     def judge(self, statement: str, ratio: float = SUPPORT_RATIO) -> LexicalVerdict:
-        stems = {_stem(w): w for w in content_words(statement)}
+        stems = {_stem(w, self.lang): w for w in content_words(statement, self.lang)}
         share = sum(stem in self.stems for stem in stems) / len(stems) if stems else 1.0
         if share < ratio:
             return LexicalVerdict(False, f"only {share:.0%} of its content words occur in the context")
-        missing = sorted(critical_terms(statement) - self.terms)
+        missing = sorted(critical_terms(statement, self.lang) - self.terms)
         if missing:
             return LexicalVerdict(False, f"the context does not mention {', '.join(missing)}")
-        negated, affirmed = polarity(statement)
+        negated, affirmed = polarity(statement, self.lang)
         only_negated_here = self.negated - self.affirmed
         if unmatched := sorted(stems.get(w, w) for w in negated - self.negated):
             return LexicalVerdict(False, f"it negates {', '.join(unmatched)}; the context does not")

@@ -4,6 +4,10 @@ Candidates are 1-3 word runs of content words that never cross punctuation, so t
 noun phrases without needing a tagger. Fitting on the whole corpus gives each phrase an inverse
 document frequency; a text's keyphrases are its most distinctive phrases, and its themes are
 phrases shared with a few other texts (which is what links related documents in the graph).
+
+Each text is read in its language (``lang``: one code, one per text, or None to detect). English
+keeps its tuned regexes, stop words and filters; other languages use ``nlp.word_runs`` (Chinese and
+Japanese: spaCy tokens, so phrases are words or terms) and spaCy's stop words.
 """
 
 from __future__ import annotations
@@ -17,8 +21,10 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
 
+from .language import Languages, languages_of
+from .nlp import UNSEGMENTED, stop_words, word_runs
 from .plaintext import plain_text
-from .sentences import word_set
+from .sentences import abbreviations, word_set
 
 __all__ = ["PhraseModel"]
 
@@ -31,6 +37,10 @@ _MIN_THEME_CORPUS = 3
 # A word (with inner . _ - ' joiners: prometheus.yml, key-value, http_requests_total) or one
 # breaking character. Digit-led tokens break phrases too: a pure number is never part of one.
 _TOKEN = re.compile(r"([A-Za-z][A-Za-z0-9]*(?:[._'\u2019-][A-Za-z0-9]+)*)|[0-9][\w.]*|[^\sA-Za-z0-9]|\n")
+_HIRAGANA = re.compile(r"[\u3041-\u309f]+")  # Japanese particles and endings: never inside a phrase
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_NOUN_CAPITALS = frozenset({"de", "lb"})  # languages that capitalise nouns: a phrase ends in a noun
+_S_PLURALS = frozenset({"fr", "es", "pt", "ca"})  # "alertes" and "alerte" share a key
 
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019-]*")
@@ -146,8 +156,10 @@ def _word_info(word: str) -> tuple[str, bool, bool]:
     return _fold(word), _is_content(word), _can_end(word)
 
 
-def _candidates(plain: str) -> list[tuple[str, str]]:
+def _candidates(plain: str, lang: str = "en") -> list[tuple[str, str]]:
     """(key, surface) for every 1-3 word candidate phrase of a plain text, in order."""
+    if lang != "en":
+        return _other_candidates(plain, lang)
     found: list[tuple[str, str]] = []
     for run in _segments(plain):
         infos = [_word_info(word) for word in run]
@@ -164,6 +176,42 @@ def _candidates(plain: str) -> list[tuple[str, str]]:
                     else:
                         keys = " ".join(info[0] for info in infos[start : end + 1])
                         found.append((keys, " ".join(run[start : end + 1])))
+    return found
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _other_info(word: str, lang: str) -> tuple[str, bool, bool]:
+    """(key, may be inside a phrase, may end it) for a word of a language other than English.
+
+    Inside: two letters or more, not a stop word or abbreviation, not a bare kana ending. End: in
+    German, a capitalised word (a noun), so "lokale Zeitreihendatenbank" but not "empfohlene".
+    """
+    key = word.casefold()
+    content = len(word) >= 2 and key not in stop_words(lang) and key not in abbreviations(lang)
+    content = content and not (lang == "ja" and _HIRAGANA.fullmatch(word))
+    if lang in _S_PLURALS and len(key) > 3 and key.endswith("s") and not key.endswith("ss") and key.isalpha():
+        key = key[:-1]
+    return key, content, lang not in _NOUN_CAPITALS or word[0].isupper()
+
+
+def _other_candidates(plain: str, lang: str) -> list[tuple[str, str]]:
+    """Candidates of a non-English text: runs of content words, as written (CJK without spaces)."""
+    found: list[tuple[str, str]] = []
+    as_written = lang in UNSEGMENTED
+    for run in word_runs(plain, lang):
+        infos = [_other_info(word, lang) for word, _, _ in run]
+        for start in range(len(run)):
+            for end in range(start, min(start + _MAX_WORDS, len(run))):
+                if not infos[end][1]:
+                    break
+                if not infos[end][2]:
+                    continue
+                key = " ".join(info[0] for info in infos[start : end + 1])
+                if as_written:
+                    surface = " ".join(plain[run[start][1] : run[end][2]].split())
+                else:
+                    surface = " ".join(word for word, _, _ in run[start : end + 1])
+                found.append((key, surface))
     return found
 
 
@@ -212,19 +260,22 @@ class PhraseModel:
         """Number of phrases the model can score."""
         return len(self._keys)
 
-    def fit(self, texts: Sequence[str]) -> PhraseModel:
+    def fit(self, texts: Sequence[str], lang: Languages = None) -> PhraseModel:
         """Learn phrase vocabulary, document frequencies and readable surface forms from a corpus.
 
         Multi-word phrases enter the vocabulary only if they occur at least twice in the corpus (a
         word sequence seen once is rarely a phrase, and would otherwise win on IDF alone), and no
-        phrase may contain a word the corpus mostly uses as a verb.
+        English phrase may contain a word the corpus mostly uses as a verb. ``lang``: one code for
+        all texts, one per text, or None to detect each text's language.
         """
+        langs = languages_of(texts, lang)
         plains = [plain_text(text) for text in texts]
-        per_text = [_candidates(plain) for plain in plains]
+        per_text = [_candidates(plain, code) for plain, code in zip(plains, langs, strict=True)]
         seen: Counter[str] = Counter()
         as_verb: Counter[str] = Counter()
-        for plain in plains:
-            _count_verb_contexts(plain, seen, as_verb)
+        for plain, code in zip(plains, langs, strict=True):
+            if code == "en":
+                _count_verb_contexts(plain, seen, as_verb)
         verbs = _verb_like(seen, as_verb)
         total: Counter[str] = Counter()
         surfaces: dict[str, Counter[str]] = {}
@@ -255,31 +306,35 @@ class PhraseModel:
         self._theme_weight = np.where((df >= 2) & (df <= max_df), np.asarray(_THEME_BONUS)[lengths], 0.0)
         return self
 
-    def keyphrases(self, text: str, k: int = 8) -> list[str]:
+    def keyphrases(self, text: str, k: int = 8, lang: str | None = None) -> list[str]:
         """The ``k`` most distinctive phrases of ``text`` (phrases unseen in ``fit`` are ignored)."""
-        return self.keyphrases_many([text], k)[0]
+        return self.keyphrases_many([text], k, lang)[0]
 
-    def themes(self, text: str, k: int = 5) -> list[str]:
+    def themes(self, text: str, k: int = 5, lang: str | None = None) -> list[str]:
         """Up to ``k`` phrases that ``text`` shares with a few other corpus texts."""
-        return self.themes_many([text], k)[0]
+        return self.themes_many([text], k, lang)[0]
 
-    def keyphrases_many(self, texts: Sequence[str], k: int = 8) -> list[list[str]]:
-        """``keyphrases`` for many texts with one sparse transform."""
-        return self._rank_many(texts, k, self._bonus)
+    def keyphrases_many(self, texts: Sequence[str], k: int = 8, lang: Languages = None) -> list[list[str]]:
+        """``keyphrases`` for many texts with one sparse transform; ``lang`` as in ``fit``."""
+        return self._rank_many(texts, k, self._bonus, lang)
 
-    def themes_many(self, texts: Sequence[str], k: int = 5) -> list[list[str]]:
+    def themes_many(self, texts: Sequence[str], k: int = 5, lang: Languages = None) -> list[list[str]]:
         """``themes`` for many texts; a corpus under three texts has no shared topics, so keyphrases."""
         if self._n_texts < _MIN_THEME_CORPUS:
-            return self.keyphrases_many(texts, k)
-        return self._rank_many(texts, k, self._theme_weight)
+            return self.keyphrases_many(texts, k, lang)
+        return self._rank_many(texts, k, self._theme_weight, lang)
 
-    def _rank_many(self, texts: Sequence[str], k: int, weights: np.ndarray) -> list[list[str]]:
+    def _rank_many(
+        self, texts: Sequence[str], k: int, weights: np.ndarray, lang: Languages
+    ) -> list[list[str]]:
         """Top ``k`` phrases per text by TF-IDF times ``weights`` (per-phrase bonus or eligibility)."""
         if self._vectorizer is None or self._tfidf is None or k < 1:
             return [[] for _ in texts]
         if not texts:
             return []
-        keys = [[key for key, _ in _candidates(plain_text(text))] for text in texts]
+        langs = languages_of(texts, lang)
+        pairs = zip(texts, langs, strict=True)
+        keys = [[key for key, _ in _candidates(plain_text(text), code)] for text, code in pairs]
         counts = self._vectorizer.transform(keys).tocsr()
         scores = self._tfidf.transform(counts).multiply(weights).tocsr()
         ranked: list[list[str]] = []
@@ -323,8 +378,13 @@ def _sub_phrases(key: str, index: dict[str, int]) -> tuple[int, ...]:
 
 
 def _redundant(key: str, better: str) -> bool:
-    """Inside a better phrase, or the same longer run shifted by one word ("a b c" vs "b c d")."""
+    """Inside a better phrase, or the same longer run shifted by one word ("a b c" vs "b c d").
+
+    CJK phrases are compared as written: "数据" is inside "时间 序列 数据库" though no word of it is.
+    """
     if f" {key} " in f" {better} ":
+        return True
+    if _CJK.search(key) and key.replace(" ", "") in better.replace(" ", ""):
         return True
     words, other = key.split(" "), better.split(" ")
     if len(words) != 3 or len(other) != 3:

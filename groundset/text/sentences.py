@@ -1,75 +1,157 @@
 """Prose to sentences, for the offline (no LLM) extractors, the judges and the generator.
 
-Splits plain text (run ``plain_text`` first on markup); linear in the input size.
+Splits plain text (run ``plain_text`` first on markup); linear in the input size. The terminals are
+those of the spaCy pipelines' sentencizer (nlp.py): . ! ? and the CJK 。！？. A CJK terminal always
+ends a sentence; a Latin one needs whitespace after it, and a period is checked against the
+language's abbreviations ("e.g.", "z. B.", "bzw.", "M.", "p. ej."), initials and numbers. The
+sentencizer itself is not run here: it would tokenise every text (seconds per megabyte) only to split
+after every period, which these rules would then have to undo.
 """
 
 from __future__ import annotations
 
+import functools
 import re
+from dataclasses import dataclass
 
-__all__ = ["split_sentences", "word_set"]
+from .language import detect_language, language_code
+
+__all__ = ["abbreviations", "split_sentences", "word_set"]
 
 
 def word_set(words: str) -> frozenset[str]:
     return frozenset(words.split())
 
 
+_CLOSERS = "\"'\u2019\u201d)\\]\u300d\u300f\uff09\u3011\u300b"
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 # A boundary candidate: terminal punctuation, optional closing quotes/brackets, then whitespace.
-_BOUNDARY = re.compile(r"[.!?]+[\"'\u2019\u201d)\]]*\s+")
-# Never sentence ends, whatever follows ("e.g. Grafana", "vs. Graphite").
-_ABBREVIATIONS = word_set(
-    "e.g. i.e. eg. ie. vs. v. cf. approx. incl. esp. viz. resp. al. fig. figs. no. nos. nr. "
-    "mr. mrs. ms. dr. prof. st. jr. sr. ca. inc. ltd. co. corp. dept. est. ver. sec. ref. refs. "
-    "eq. ex. pp. vol. p."
+_BOUNDARY = re.compile(rf"[.!?]+[{_CLOSERS}]*\s+")
+# In a line with CJK text, also a CJK terminal (no space needed) or ! ? right before CJK text.
+_HAS_CJK = re.compile(rf"[{_CJK}]")
+_CJK_BOUNDARY = re.compile(
+    rf"(?P<cjk>(?:[\u3002\uff01\uff1f\uff61]|(?<![0-9\uff10-\uff19])\uff0e)+[{_CLOSERS}]*\s*"
+    rf"|[!?]+[{_CLOSERS}]*(?=[{_CJK}]))"
+    rf"|[.!?]+[{_CLOSERS}]*\s+"
 )
-# Sentence ends only when the next word is capitalised ("..., etc. Then" vs "etc. and").
-_SOFT_ABBREVIATIONS = word_set("etc. min. max. e.t.c.")
 _MAX_TOKEN = 40
-_OPENING_CHARS = "\"'(\u2018\u201c[`*_"
+_OPENING_CHARS = "\"'(\u2018\u201c\u201e\u00ab[`*_\u00bf\u00a1"
 
 
-def split_sentences(text: str) -> list[str]:
+@dataclass(frozen=True)
+class _Rules:
+    """What a period after a word means in one language."""
+
+    abbreviations: frozenset[str]  # never sentence ends, whatever follows (lowercase, with the period)
+    soft: frozenset[str]  # end a sentence only when the next word is capitalised ("etc. Then")
+    ordinal_nouns: frozenset[str] = frozenset()  # "1. Januar", "19. Jahrhundert": a number, not an end
+
+
+_EN = _Rules(
+    word_set(
+        "e.g. i.e. eg. ie. vs. v. cf. approx. incl. esp. viz. resp. al. fig. figs. no. nos. nr. "
+        "mr. mrs. ms. dr. prof. st. jr. sr. ca. inc. ltd. co. corp. dept. est. ver. sec. ref. refs. "
+        "eq. ex. pp. vol. p."
+    ),
+    word_set("etc. min. max. e.t.c."),
+)
+_DE = _Rules(
+    word_set(
+        "z.b. d.h. u.a. o.a. o.g. o.ä. u.u. v.a. z.t. z.z. z.zt. i.d.r. i.a. i.v. s.o. s.u. u.ä. m.e. "
+        "bzw. vgl. ggf. ggfs. evtl. inkl. exkl. zzgl. abzgl. bzgl. bspw. bsp. sog. gem. lt. ca. "
+        "nr. abs. abschn. abb. anm. art. aufl. bd. hrsg. hg. kap. tab. tel. str. jh. jhd. mio. mrd. "
+        "dr. prof. dipl. ing. hr. fr. frl. st. nachf. gebr. inc. co. mind. tsd. "
+        "jan. feb. mär. apr. jun. jul. aug. sep. sept. okt. nov. dez. e.g. i.e. vs. cf."
+    ),
+    word_set("usw. etc. usf. u.v.m. uvm. u.s.w. min. max."),
+    word_set(
+        "januar jänner februar märz april mai juni juli august september oktober november dezember "
+        "jahrhundert jahrhunderts jahrtausend quartal halbjahr kapitel abschnitt auflage platz stock "
+        "mal klasse tag woche monat schritt stufe version ausgabe"
+    ),
+)
+_FR = _Rules(
+    word_set(
+        "m. mm. mme. mmes. mlle. mlles. dr. pr. st. ste. me. cf. p. pp. ex. p.ex. c.-à-d. c-à-d. "
+        "env. chap. fig. vol. éd. art. n°. no. janv. févr. avr. juill. sept. oct. nov. déc. "
+        "av. apr. j.-c. vs. e.g. i.e. min. max. hab. tél."
+    ),
+    word_set("etc."),
+)
+_ES = _Rules(
+    word_set(
+        "sr. sra. srta. sres. sras. dr. dra. drs. ud. uds. vd. vds. dña. ej. p.ej. pág. págs. "
+        "núm. nº. aprox. av. avda. cía. fig. vol. cap. art. dpto. gral. ing. lic. prof. profa. "
+        "ee. uu. ee.uu. máx. mín. tel. admón. apdo. e.g. i.e. vs. cf. ene. feb. mar. abr. jun. "
+        "jul. ago. sept. oct. nov. dic."
+    ),
+    word_set("etc."),
+)
+_RULES = {"en": _EN, "de": _DE, "fr": _FR, "es": _ES}
+
+
+@functools.lru_cache(maxsize=64)
+def abbreviations(lang: str) -> frozenset[str]:
+    """Words the language abbreviates with a period ("bzw", "ej", "chap"), lowercase, without it."""
+    rules = _RULES.get(language_code(lang), _EN)
+    return frozenset(word[:-1] for word in rules.abbreviations | rules.soft)
+
+
+def split_sentences(text: str, lang: str | None = None) -> list[str]:
     """Sentences of plain text; every line break is a boundary (run ``plain_text`` first on markdown).
 
-    Splits after . ! ? followed by whitespace, except after abbreviations ("e.g.", "vs.") and
-    initials. Periods inside tokens (v2.0, prometheus.yml, 3.14, URLs) are never candidates
-    because a boundary needs whitespace after the punctuation. Linear time, no empty results.
+    Splits after 。！？ always, and after . ! ? followed by whitespace except after the language's
+    abbreviations ("e.g.", "vs.", "z. B.", "bzw.", "M.", "p. ej.") and initials; periods inside tokens
+    (v2.0, prometheus.yml, 3.14, URLs) are never candidates because a boundary needs whitespace after
+    them. ``lang=None`` detects the language (a bounded prefix: cheap; English when too short to tell).
+    Linear time, no empty results.
     """
+    rules = _RULES.get(language_code(lang) if lang else detect_language(text), _EN)
     sentences: list[str] = []
     for line in text.split("\n"):
         line = line.strip()
         if not line:
             continue
         start = 0
-        for match in _BOUNDARY.finditer(line):
+        boundaries = _CJK_BOUNDARY if _HAS_CJK.search(line) else _BOUNDARY
+        for match in boundaries.finditer(line):
             end = match.end()
             if end >= len(line):
                 break
-            if _is_boundary(line, start, match.start(), line[end]):
+            if match.lastgroup == "cjk" or _is_boundary(line, start, match.start(), end, rules):
                 _keep(sentences, line[start:end])
                 start = end
         _keep(sentences, line[start:])
     return sentences
 
 
-def _is_boundary(line: str, segment_start: int, punct_start: int, next_char: str) -> bool:
+def _is_boundary(line: str, segment_start: int, punct_start: int, next_start: int, rules: _Rules) -> bool:
     """Decide whether the punctuation at ``punct_start`` really ends a sentence."""
     if line[punct_start] != ".":
         return True
+    next_char = line[next_start]
     window = max(segment_start, punct_start - _MAX_TOKEN)  # bounded look-back keeps this linear
     space = max(line.rfind(" ", window, punct_start), line.rfind("\t", window, punct_start))
     token = line[max(space + 1, window) : punct_start + 1].lstrip(_OPENING_CHARS).lower()
-    if token in _ABBREVIATIONS:
+    if token in rules.abbreviations:
         return False
-    if token in _SOFT_ABBREVIATIONS:
+    if token in rules.soft:
         return next_char.isupper()
     word = token[:-1]
     if len(word) == 1 and word.isalpha():
-        return False  # an initial ("J. Smith") or an enumerator ("a. first")
+        return False  # an initial ("J. Smith", "z. B.") or an enumerator ("a. first")
     pieces = word.split(".")
     if len(pieces) > 1 and len(word) <= 6 and all(len(p) <= 2 and p.isalpha() for p in pieces):
         return False  # dotted abbreviations like "u.s." or "a.m."
-    return not (next_char.islower() and word.isdigit() and len(word) <= 3)
+    if word.isdigit() and len(word) <= 3:
+        return not (next_char.islower() or _next_word(line, next_start) in rules.ordinal_nouns)
+    return True
+
+
+def _next_word(line: str, start: int) -> str:
+    """The word that follows, lowercased and without trailing punctuation (bounded: linear overall)."""
+    piece = line[start : start + _MAX_TOKEN].split(maxsplit=1)
+    return piece[0].rstrip(".,;:!?").lower() if piece else ""
 
 
 def _keep(sentences: list[str], sentence: str) -> None:

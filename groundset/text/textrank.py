@@ -5,6 +5,10 @@ sentences most central to the text; its random jumps favour early sentences, bec
 pages state their topic first. For long texts the similarity matrix is never built: with
 unit-norm TF-IDF rows ``X``, ``S = X X^T - I``, so each power-iteration step costs two sparse
 products. That keeps a 2 MB text (tens of thousands of sentences) linear in memory and time.
+
+Words and stop words follow the text's language: English keeps scikit-learn's stop words and its
+tuned regexes; other languages written with spaces use Unicode words and spaCy's stop words; Chinese
+and Japanese sentences are tokenised by their spaCy pipeline (one pass over all sentences).
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ import numpy as np
 from scipy import sparse
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
+from .language import detect_language, language_code
+from .nlp import UNSEGMENTED, stop_words, token_lists
 from .plaintext import plain_text
 from .sentences import split_sentences
 
@@ -29,54 +35,83 @@ _DENSE_LIMIT = 1000  # up to this many sentences the similarity matrix is built;
 _SCAN_FACTOR = 20  # look this many times max_sentences down the ranking for a fitting, fresh sentence
 _MIN_WORDS = 4
 _FRAGMENT_WORDS = 8  # a line without end punctuation must be at least this long (headings are not)
-_TERMINALS = ".!?\"'\u201d)"
+_TERMINALS = ".!?\"'\u201d)\u3002\uff01\uff1f\u300d\u300f\uff09"
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019-]*")
 _TERM = re.compile(r"\b[a-z][\w.-]*[a-z0-9]\b")
+_ANY_WORD = re.compile(r"[^\W\d_][^\W\d_'\u2019-]*")  # the same for every alphabet
+_ANY_TERM = re.compile(r"\b[^\W\d_][\w.-]*[^\W_]\b")
 _CODE_CHARS = frozenset("{}[]()<>=;$|\\/\"'`*#&%@^~")
 _CODE_START = re.compile(r"^(?:\$ |# |//|/\*|<\?|import |from \S+ import |def |func |package |curl |sudo )")
 
 
-def textrank_summary(text: str, *, max_sentences: int = 3, max_chars: int = 600) -> str:
+def textrank_summary(
+    text: str, *, max_sentences: int = 3, max_chars: int = 600, lang: str | None = None
+) -> str:
     """Up to ``max_sentences`` central sentences of ``text`` in original order, at most ``max_chars``.
 
-    Sentences are returned verbatim (after markdown stripping) and joined by spaces. When even the
-    best sentence is longer than ``max_chars`` it is cut at a word boundary and ends with an
-    ellipsis, so the limit always holds. Deterministic: ties go to the earlier sentence.
+    Sentences are returned verbatim (after markdown stripping) and joined by spaces (Chinese and
+    Japanese: by nothing). When even the best sentence is longer than ``max_chars`` it is cut at a
+    word boundary and ends with an ellipsis, so the limit always holds. Deterministic: ties go to
+    the earlier sentence. ``lang=None`` detects the language (once per text, on a bounded prefix).
     """
     if max_sentences < 1 or max_chars < 1:
         raise ValueError("textrank_summary: max_sentences and max_chars must be >= 1")
-    sentences = split_sentences(plain_text(text))
+    plain = plain_text(text)
+    code = language_code(lang) if lang else detect_language(plain)
+    sentences = split_sentences(plain, lang=code)
     if not sentences:
         return ""
+    joiner = "" if code in UNSEGMENTED else " "
     if len(sentences) <= max_sentences:
-        return _fit_in_order(sentences, list(range(len(sentences))), max_chars)
-    candidates = _candidates(sentences, max_sentences)
+        return _fit_in_order(sentences, list(range(len(sentences))), max_chars, joiner)
+    words = _words(sentences, code)
+    candidates = _candidates(sentences, max_sentences, words)
     if len(candidates) <= max_sentences:
-        return _fit_in_order(sentences, candidates, max_chars)
-    matrix = _tfidf([sentences[i] for i in candidates])
+        return _fit_in_order(sentences, candidates, max_chars, joiner)
+    terms = [_terms(sentences[i], words[i], code) for i in candidates]
+    matrix = _tfidf_rows(terms)
     if matrix is None:
-        return _fit_in_order(sentences, candidates[:max_sentences], max_chars)
+        return _fit_in_order(sentences, candidates[:max_sentences], max_chars, joiner)
     scores = _pagerank(matrix)
     # Round before sorting so float noise across platforms cannot reorder near-ties.
     ranked = sorted(range(len(candidates)), key=lambda j: (-round(float(scores[j]), 12), j))
-    chosen = _select(ranked, matrix, [len(sentences[i]) for i in candidates], max_sentences, max_chars)
+    lengths = [len(sentences[i]) for i in candidates]
+    chosen = _select(ranked, matrix, lengths, max_sentences, max_chars, len(joiner))
     if not chosen:
         return _truncate(sentences[candidates[ranked[0]]], max_chars)
-    return " ".join(sentences[candidates[j]] for j in sorted(chosen))
+    return joiner.join(sentences[candidates[j]] for j in sorted(chosen))
 
 
-def _candidates(sentences: list[str], max_sentences: int) -> list[int]:
+def _words(sentences: list[str], lang: str) -> list[list[str]]:
+    """The words of each sentence: English and alphabetic regexes, or the spaCy tokens (CJK)."""
+    if lang in UNSEGMENTED:
+        return token_lists(sentences, lang)
+    pattern = _WORD if lang == "en" else _ANY_WORD
+    return [pattern.findall(sentence) for sentence in sentences]
+
+
+def _terms(sentence: str, words: list[str], lang: str) -> list[str]:
+    """The content terms of one sentence, for its TF-IDF row."""
+    if lang == "en":
+        return [term for term in _TERM.findall(sentence.lower()) if term not in ENGLISH_STOP_WORDS]
+    stop = stop_words(lang)
+    found = (
+        [word.casefold() for word in words] if lang in UNSEGMENTED else _ANY_TERM.findall(sentence.casefold())
+    )
+    return [term for term in found if term not in stop]
+
+
+def _candidates(sentences: list[str], max_sentences: int, words: list[list[str]]) -> list[int]:
     """Indices worth ranking: complete prose sentences, then prose fragments, then anything."""
-    prose = [i for i, sentence in enumerate(sentences) if _is_prose(sentence)]
+    prose = [i for i, sentence in enumerate(sentences) if _is_prose(sentence, words[i])]
     complete = [i for i in prose if sentences[i][-1] in _TERMINALS]
     if len(complete) >= max_sentences:
         return complete
     return prose or list(range(len(sentences)))
 
 
-def _is_prose(sentence: str) -> bool:
+def _is_prose(sentence: str, words: list[str]) -> bool:
     """Enough words, not a heading-like fragment, not a line of code."""
-    words = _WORD.findall(sentence)
     if len(words) < _MIN_WORDS:
         return False
     if sentence[-1] not in _TERMINALS and sentence[-1] != ":" and len(words) < _FRAGMENT_WORDS:
@@ -90,6 +125,11 @@ def _is_prose(sentence: str) -> bool:
 
 
 def _tfidf(sentences: list[str]) -> sparse.csr_matrix | None:
+    """``_tfidf_rows`` of English sentences."""
+    return _tfidf_rows([_terms(sentence, [], "en") for sentence in sentences])
+
+
+def _tfidf_rows(rows: list[list[str]]) -> sparse.csr_matrix | None:
     """Unit-norm TF-IDF rows (sublinear tf, smoothed idf), or None when no sentence has a content word.
 
     The same weighting as scikit-learn's ``TfidfVectorizer(sublinear_tf=True)``, built directly:
@@ -97,18 +137,17 @@ def _tfidf(sentences: list[str]) -> sparse.csr_matrix | None:
     """
     vocabulary: dict[str, int] = {}
     indptr, indices, data = [0], [], []
-    for sentence in sentences:
+    for terms in rows:
         counts: dict[int, int] = {}
-        for term in _TERM.findall(sentence.lower()):
-            if term not in ENGLISH_STOP_WORDS:
-                column = vocabulary.setdefault(term, len(vocabulary))
-                counts[column] = counts.get(column, 0) + 1
+        for term in terms:
+            column = vocabulary.setdefault(term, len(vocabulary))
+            counts[column] = counts.get(column, 0) + 1
         indices.extend(counts)
         data.extend(1.0 + math.log(count) for count in counts.values())
         indptr.append(len(indices))
     if not vocabulary:
         return None
-    n = len(sentences)
+    n = len(rows)
     idf = np.log((1.0 + n) / (1.0 + np.bincount(indices, minlength=len(vocabulary)))) + 1.0
     values = np.asarray(data) * idf[indices]
     matrix = sparse.csr_matrix((values, indices, indptr), shape=(n, len(vocabulary)))
@@ -151,7 +190,12 @@ def _pagerank(matrix: sparse.csr_matrix) -> np.ndarray:
 
 
 def _select(
-    ranked: list[int], matrix: sparse.csr_matrix, lengths: list[int], max_sentences: int, max_chars: int
+    ranked: list[int],
+    matrix: sparse.csr_matrix,
+    lengths: list[int],
+    max_sentences: int,
+    max_chars: int,
+    gap: int = 1,
 ) -> list[int]:
     """Take sentences in rank order while they fit the budget and do not repeat a chosen one."""
     window = ranked[: _SCAN_FACTOR * max_sentences]
@@ -160,7 +204,7 @@ def _select(
     chosen: list[int] = []
     used = 0
     for position, j in enumerate(window):
-        cost = lengths[j] + (1 if chosen else 0)
+        cost = lengths[j] + (gap if chosen else 0)
         if used + cost > max_chars:
             continue
         if chosen and similar[position, chosen].max() > _NEAR_DUPLICATE:
@@ -172,16 +216,16 @@ def _select(
     return [window[position] for position in chosen]
 
 
-def _fit_in_order(sentences: list[str], indices: list[int], max_chars: int) -> str:
+def _fit_in_order(sentences: list[str], indices: list[int], max_chars: int, joiner: str = " ") -> str:
     """Sentences in document order, dropping those that would overflow ``max_chars``."""
     kept: list[str] = []
     used = 0
     for i in indices:
-        cost = len(sentences[i]) + (1 if kept else 0)
+        cost = len(sentences[i]) + (len(joiner) if kept else 0)
         if used + cost <= max_chars:
             kept.append(sentences[i])
             used += cost
-    return " ".join(kept) if kept else _truncate(sentences[indices[0]], max_chars)
+    return joiner.join(kept) if kept else _truncate(sentences[indices[0]], max_chars)
 
 
 def _truncate(sentence: str, max_chars: int) -> str:
