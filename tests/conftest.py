@@ -18,6 +18,7 @@ NEEDS_SHARED_CORPORA = [
     "test_kg_build.py",
     "test_kg_loader.py",
     "test_kg_offline_nlp.py",
+    "test_markdown_corpora.py",
     "test_offline_questions.py",
     "test_personas.py",
 ]

@@ -5,16 +5,12 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
-_ATX = re.compile(r" {0,3}(#{1,6})(?=[ \t]|$)")
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
-_SETEXT = re.compile(r" {0,3}(?:=+|-+)[ \t]*$")
-# Lines that cannot start a paragraph: list items, quotes, indented code, thematic breaks.
-_NOT_PARAGRAPH = re.compile(
-    r" {0,3}(?:[-+*>]|\d{1,9}[.)])(?:[ \t]|$)| {4}|\t| {0,3}([-*_])[ \t]*(?:\1[ \t]*){2,}$"
-)
+from ..text.markdown import markdown_headings
+
 _RST_ADORNMENT_CHARS = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _LINK = re.compile(r"!?\[([^\]\n]*)\]\([^)\n]*\)")
 _MAX_TITLE = 200
+_TITLE_WINDOW = 65_536
 
 
 def title_from_name(name: str) -> str:
@@ -22,38 +18,29 @@ def title_from_name(name: str) -> str:
     return re.sub(r"[\s_-]+", " ", PurePosixPath(name).stem).strip() or name
 
 
-def _clean_title(text: str) -> str:
-    text = _LINK.sub(r"\1", text).replace("`", "")
+def _fit(text: str) -> str:
+    """One line of at most ``_MAX_TITLE`` characters (an ellipsis says it was cut)."""
     text = " ".join(text.split())
     return text if len(text) <= _MAX_TITLE else text[: _MAX_TITLE - 1] + "…"
 
 
+def _clean_title(text: str) -> str:
+    """An rst title may still hold Markdown-style links and backticks (Markdown titles come parsed)."""
+    return _fit(_LINK.sub(r"\1", text).replace("`", ""))
+
+
 def markdown_title(text: str) -> str | None:
-    """First ATX or Setext heading outside fenced code (CommonMark rules, simplified)."""
-    fence: str | None = None
-    paragraph: list[str] = []
-    for line in text.split("\n"):
-        if fence is not None:
-            stripped = line.strip()
-            if stripped.startswith(fence) and not stripped.strip(fence[0]):
-                fence = None
-            continue
-        if opened := _FENCE.match(line):
-            fence, paragraph = opened.group(1), []
-            continue
-        if heading := _ATX.match(line):
-            rest = line[heading.end() :].strip()
-            closed = rest.rstrip("#")
-            rest = closed.strip() if not closed or closed[-1] in " \t" else rest
-            if rest:
-                return _clean_title(rest)
-            paragraph = []
-        elif paragraph and _SETEXT.match(line):
-            return _clean_title(" ".join(paragraph))
-        elif not line.strip() or (not paragraph and _NOT_PARAGRAPH.match(line)):
-            paragraph = []
-        else:
-            paragraph.append(line.strip())
+    """The first heading (CommonMark, outside code, quotes and lists), without markup or attributes.
+
+    Only the first ``_TITLE_WINDOW`` characters are parsed (cut at a line end if one is near): a huge page
+    must not cost a parse of all of it, and a page whose first heading comes later is titled by name.
+    """
+    head = text
+    if len(text) > _TITLE_WINDOW:
+        end = text.rfind("\n", _TITLE_WINDOW // 2, _TITLE_WINDOW)  # a line end, unless lines are huge
+        head = text[: end + 1 if end != -1 else _TITLE_WINDOW]
+    for heading in markdown_headings(head, max_title=None):
+        return _fit(heading.title)
     return None
 
 

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from langchain_text_splitters import Language, RecursiveCharacterTextSplitter
 
-from ..text.markdown import Heading, structural_headings
+from ..text.markdown import Heading, strip_attributes, structural_headings
 from .graph import EdgeKind, KnowledgeGraph, NodeKind
 from .transform import BuildContext, StageReport, Transform
 
@@ -108,7 +108,7 @@ class HeadlineSplitter(ChunkSplitter):
         headings = structural_headings(text, data.get("format", "markdown"))
         if not headings and data.get("headlines"):
             wanted = {_norm(h) for h in data["headlines"]}
-            headings = [Heading(1, line.strip(), i) for i, line in enumerate(lines) if _norm(line) in wanted]
+            headings = [Heading(1, _bare(line), i) for i, line in enumerate(lines) if _norm(line) in wanted]
         if not headings:
             return [("", text)]
         starts = [0] + [h.line for h in headings if h.line > 0]
@@ -132,5 +132,10 @@ class HeadlineSplitter(ChunkSplitter):
         return [(path, body) for path, body in out if body]
 
 
+def _bare(line: str) -> str:
+    """A line an LLM named as a headline, as a title: no ``#`` marks, no ``{#id}`` attribute block."""
+    return strip_attributes(line.strip().strip("#").strip())[0]
+
+
 def _norm(line: str) -> str:
-    return re.sub(r"\s+", " ", line.strip().strip("#").strip()).casefold()
+    return re.sub(r"\s+", " ", _bare(line)).casefold()

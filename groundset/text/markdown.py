@@ -1,17 +1,37 @@
-"""Headings from document structure: Markdown (ATX and Setext, per CommonMark) and reStructuredText.
+"""Document structure: Markdown from markdown-it-py's token stream, reStructuredText by its rules.
 
-Headlines taken from structure cost no model call; only documents without any need the LLM.
+Headlines taken from structure cost no model call; only documents without any need the LLM. Heading
+titles never carry attribute blocks (``{#anchor}``), link targets or markup: they become chunk
+sections and, from there, words in generated questions.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+from markdown_it.token import Token
+
+from .mdparse import heading_inlines, inline_segments, memo, parse, strip_attributes
+
+__all__ = [
+    "CodeBlock",
+    "Heading",
+    "ListItem",
+    "Section",
+    "Table",
+    "code_blocks",
+    "list_items",
+    "markdown_headings",
+    "rst_headings",
+    "sections",
+    "strip_attributes",
+    "structural_headings",
+    "tables",
+]
+
 _RST_UNDERLINE = re.compile(r"^([=\-`:'\"~^_*+#<>])\1{2,}\s*$")
+_MAX_TITLE = 200
 
 
 @dataclass(frozen=True)
@@ -19,38 +39,71 @@ class Heading:
     level: int
     title: str
     line: int  # 0-based index of the line the heading starts on
+    anchor: str | None = None  # the id given by an attribute block ({#anchor}), if any
 
 
-def markdown_headings(text: str) -> list[Heading]:
-    """ATX (``## Title``) and Setext (``Title`` over ``===``/``---``) headings outside code fences."""
-    headings: list[Heading] = []
-    lines = text.split("\n")
-    fence: str | None = None
-    previous_plain: int | None = None  # index of a paragraph line that a Setext underline could promote
-    for index, line in enumerate(lines):
-        opener = _FENCE.match(line)
-        if fence is not None:
-            if opener and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence):
-                fence = None
-            continue
-        if opener:
-            fence, previous_plain = opener.group(1), None
-            continue
-        if line.startswith(("    ", "\t")) and previous_plain is None:
-            continue  # indented code
-        atx = _ATX.match(line)
-        if atx:
-            headings.append(Heading(len(atx.group(1)), _clean(atx.group(2) or ""), index))
-            previous_plain = None
-            continue
-        setext = _SETEXT.match(line)
-        if setext and previous_plain is not None and not _is_list_or_quote(lines[previous_plain]):
-            level = 1 if setext.group(1)[0] == "=" else 2
-            headings.append(Heading(level, _clean(lines[previous_plain]), previous_plain))
-            previous_plain = None
-            continue
-        previous_plain = index if line.strip() else None
-    return [h for h in headings if h.title]
+@dataclass(frozen=True)
+class Section:
+    """A heading and the lines it owns: ``lines[start:end]`` of the source, heading line included."""
+
+    path: tuple[str, ...]  # titles from the top-level heading down to this one
+    level: int  # 0 for the text before the first heading
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class CodeBlock:
+    code: str
+    info: str  # the fence's info string ("python linenums=1"); "" for indented code
+    line: int
+
+    @property
+    def language(self) -> str:
+        return self.info.split(maxsplit=1)[0] if self.info.strip() else ""
+
+
+@dataclass(frozen=True)
+class Table:
+    rows: tuple[tuple[str, ...], ...]  # header row first; cell texts as plain text
+    line: int
+
+
+@dataclass(frozen=True)
+class ListItem:
+    text: str  # the item's own paragraphs as plain text (nested items are items of their own)
+    depth: int  # 1 for a top-level item
+    ordered: bool
+    line: int
+
+
+def inline_text(token: Token, *, code_spans: bool = False) -> str:
+    """One line of readable text from an inline token (see ``mdparse.inline_segments``)."""
+    parts = (f"`{text}`" if code and code_spans else text for text, code in inline_segments(token))
+    return " ".join("".join(parts).split())
+
+
+def markdown_headings(text: str, *, max_title: int | None = _MAX_TITLE) -> list[Heading]:
+    """ATX and Setext headings per CommonMark, outside code, quotes and lists, with clean titles
+    (cut to ``max_title`` characters)."""
+    found = _headings(text)
+    if max_title is None:
+        return list(found)
+    return [h if len(h.title) <= max_title else replace(h, title=h.title[:max_title]) for h in found]
+
+
+@memo(max_chars=8_000_000)
+def _headings(text: str) -> tuple[Heading, ...]:
+    """Cached: the title, the headlines stage and the splitter all ask for the same document's headings."""
+    found: list[Heading] = []
+    for opener, inline, nested in heading_inlines(parse(text, headings_only=True)):
+        title = inline_text(inline).replace("`", "")
+        if title and not nested and opener.map:
+            anchor = opener.attrGet("id")
+            found.append(
+                Heading(int(opener.tag[1]), title, opener.map[0], None if anchor is None else str(anchor))
+            )
+    return tuple(found)
 
 
 def rst_headings(text: str) -> list[Heading]:
@@ -67,11 +120,12 @@ def rst_headings(text: str) -> list[Heading]:
         style = underline[0]
         if style not in levels:
             levels.append(style)
-        headings.append(Heading(levels.index(style) + 1, _clean(title), index - 1))
+        headings.append(Heading(levels.index(style) + 1, _clean_rst(title), index - 1))
     return headings
 
 
 def structural_headings(text: str, fmt: str) -> list[Heading]:
+    """Headings of a document by its format: rst by its rules, Markdown (and HTML turned Markdown)."""
     if fmt == "rst":
         return rst_headings(text)
     if fmt in ("markdown", "html"):
@@ -79,11 +133,73 @@ def structural_headings(text: str, fmt: str) -> list[Heading]:
     return []
 
 
-def _clean(title: str) -> str:
+def sections(text: str, fmt: str = "markdown") -> list[Section]:
+    """The document cut at its headings: the text before the first one (if any), then one per heading."""
+    line_count = text.count("\n") + 1
+    headings = structural_headings(text, fmt)
+    out: list[Section] = []
+    if not headings or headings[0].line > 0:
+        out.append(Section((), 0, 0, headings[0].line if headings else line_count))
+    trail: list[Heading] = []
+    for index, heading in enumerate(headings):
+        trail = [h for h in trail if h.level < heading.level] + [heading]
+        end = headings[index + 1].line if index + 1 < len(headings) else line_count
+        out.append(Section(tuple(h.title for h in trail), heading.level, heading.line, end))
+    return out
+
+
+def code_blocks(text: str) -> list[CodeBlock]:
+    """Fenced and indented code blocks, with the fence's info string."""
+    return [
+        CodeBlock(token.content, token.info.strip(), token.map[0] if token.map else 0)
+        for token in parse(text, headings_only=True)
+        if token.type in ("fence", "code_block")
+    ]
+
+
+def tables(text: str) -> list[Table]:
+    """Pipe tables as rows of plain cell texts (header row first)."""
+    found: list[Table] = []
+    rows: list[tuple[str, ...]] = []
+    cells: list[str] | None = None
+    line = 0
+    for token in parse(text):
+        if token.type == "table_open":
+            rows, line = [], token.map[0] if token.map else 0
+        elif token.type == "tr_open":
+            cells = []
+        elif token.type == "inline" and cells is not None:
+            cells.append(inline_text(token))
+        elif token.type == "tr_close" and cells is not None:
+            rows.append(tuple(cells))
+            cells = None
+        elif token.type == "table_close":
+            found.append(Table(tuple(rows), line))
+    return found
+
+
+def list_items(text: str) -> list[ListItem]:
+    """Every list item with its own text (nested lists give items of their own), in reading order."""
+    tokens = parse(text)
+    found: list[ListItem] = []
+    stack: list[tuple[bool, int, list[str]]] = []  # (ordered, line, texts) of the open items
+    ordered: list[bool] = []
+    for token in tokens:
+        if token.type in ("bullet_list_open", "ordered_list_open"):
+            ordered.append(token.type == "ordered_list_open")
+        elif token.type in ("bullet_list_close", "ordered_list_close"):
+            ordered.pop()
+        elif token.type == "list_item_open":
+            stack.append((ordered[-1], token.map[0] if token.map else 0, []))
+        elif token.type == "inline" and stack:
+            stack[-1][2].append(inline_text(token))
+        elif token.type == "list_item_close":
+            is_ordered, line, texts = stack.pop()
+            found.append(ListItem(" ".join(t for t in texts if t), len(stack) + 1, is_ordered, line))
+    return sorted(found, key=lambda item: item.line)
+
+
+def _clean_rst(title: str) -> str:
     title = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", title)  # links -> their text
     title = title.replace("`", "").replace("**", "").strip()
-    return re.sub(r"\s+", " ", title)[:200]
-
-
-def _is_list_or_quote(line: str) -> bool:
-    return bool(re.match(r"^ {0,3}([-*+>]|\d+[.)])\s", line))
+    return " ".join(title.split())[:_MAX_TITLE]
