@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 from typing import Any
+
+from .errors import ConfigError
 
 # A spreadsheet treats a cell starting with one of these as a formula (OWASP "CSV injection").
 FORMULA_STARTS = frozenset("=+-@\t\r")
@@ -60,3 +63,14 @@ def from_spreadsheet(cell: str) -> str:
 
 def _escaped(char: str) -> bool:
     return char in FORMULA_STARTS or char == _QUOTE
+
+
+def read_text(path: str | Path, what: str) -> str:
+    """A data file's text, decoded from bytes: read_text()'s universal newlines would turn a CR inside a
+    CSV cell into LF. ``what`` names the file in errors ("testset", "dataset")."""
+    try:
+        return Path(path).read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read the {what} {path}: {exc.strerror or exc}") from None

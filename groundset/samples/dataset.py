@@ -10,14 +10,15 @@ import csv
 import io
 import json
 import logging
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any
 
 from ..core.atomic import atomic_write_text
 from ..core.errors import ConfigError
-from ..core.records import from_spreadsheet, json_problem
+from ..core.records import from_spreadsheet, json_problem, read_text
 from .evaluation import LEGACY_NAMES, MultiTurnSample, SingleTurnSample, sample_from_row, valid_fields
+from .sequence import SampleSequence
 from .testset import FIELDS as TESTSET_FIELDS
 from .testset import HEADER_KEY, Testset
 
@@ -39,7 +40,7 @@ _JSON_CELLS = frozenset(
 )
 
 
-class EvaluationDataset:
+class EvaluationDataset(SampleSequence[SingleTurnSample | MultiTurnSample]):
     """An ordered list of samples, all single-turn or all multi-turn, as the metrics see them."""
 
     def __init__(self, samples: Iterable[Sample] = (), *, locations: Iterable[str] | None = None) -> None:
@@ -73,20 +74,8 @@ class EvaluationDataset:
     def is_multi_turn(self) -> bool:
         return self.sample_type is MultiTurnSample
 
-    def __len__(self) -> int:
-        return len(self.samples)
-
-    def __iter__(self) -> Iterator[Sample]:
-        return iter(self.samples)
-
-    @overload
-    def __getitem__(self, index: int) -> Sample: ...
-    @overload
-    def __getitem__(self, index: slice) -> EvaluationDataset: ...
-    def __getitem__(self, index: int | slice) -> Sample | EvaluationDataset:
-        if isinstance(index, slice):
-            return EvaluationDataset(self.samples[index], locations=self.locations[index])
-        return self.samples[index]
+    def _sliced(self, index: slice) -> EvaluationDataset:
+        return EvaluationDataset(self.samples[index], locations=self.locations[index])
 
     def indices(self) -> range:
         return range(len(self.samples))
@@ -94,7 +83,7 @@ class EvaluationDataset:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, EvaluationDataset):
             return NotImplemented
-        return self.samples == other.samples
+        return self._same(other)
 
     def __repr__(self) -> str:
         name = f" {self.sample_type.__name__}" if self.sample_type else ""
@@ -132,7 +121,7 @@ class EvaluationDataset:
     def from_jsonl(cls, path: str | Path) -> EvaluationDataset:
         """One JSON object per line (lines numbered from 1); a groundset Testset file is recognised."""
         loader = _Loader(str(path))
-        for number, line in enumerate(_read_text(path).split("\n"), start=1):
+        for number, line in enumerate(_read(path).split("\n"), start=1):
             if not line.strip():
                 continue
             try:
@@ -151,7 +140,7 @@ class EvaluationDataset:
         Rows are numbered as a spreadsheet shows them (the header is row 1). A user_input cell that
         is a JSON array of objects is read as a conversation (multi-turn).
         """
-        reader = csv.reader(io.StringIO(_read_text(path), newline=""))
+        reader = csv.reader(io.StringIO(_read(path), newline=""))
         columns = next(reader, None)
         if columns is None:
             return cls()
@@ -284,7 +273,7 @@ def describe_locations(labels: list[str], *, limit: int = 10) -> str:
 def _record_lines(path: str | Path) -> list[str]:
     """``path line N`` of every sample record of a JSONL test set (not its header, not blank lines)."""
     lines = []
-    for number, line in enumerate(_read_text(path).split("\n"), start=1):
+    for number, line in enumerate(_read(path).split("\n"), start=1):
         if line.strip() and HEADER_KEY not in json.loads(line):
             lines.append(f"{path} line {number}")
     return lines
@@ -317,16 +306,6 @@ def _parse_cell(column: str, cell: str, where: str) -> Any:
         ) from None
 
 
-def _read_text(path: str | Path) -> str:
-    """Decoded bytes, not read_text(): universal newlines would change a CR inside a CSV cell."""
-    try:
-        return Path(path).read_bytes().decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    except OSError as exc:
-        raise ConfigError(f"cannot read the dataset {path}: {exc.strerror or exc}") from None
-
-
 def _import_pandas(caller: str) -> Any:
     try:
         import pandas
@@ -336,3 +315,7 @@ def _import_pandas(caller: str) -> Any:
             f"EvaluationDataset.{caller}() needs pandas, which is not installed: {hint}"
         ) from exc
     return pandas
+
+
+def _read(path: str | Path) -> str:
+    return read_text(path, "dataset")

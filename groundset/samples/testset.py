@@ -10,9 +10,9 @@ import csv
 import io
 import json
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -20,7 +20,8 @@ from .._version import __version__
 from ..core.atomic import atomic_write_text
 from ..core.errors import ConfigError
 from ..core.hashing import stable_hash
-from ..core.records import from_spreadsheet, json_problem, spreadsheet_safe
+from ..core.records import from_spreadsheet, json_problem, read_text, spreadsheet_safe
+from .sequence import SampleSequence
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -131,7 +132,7 @@ _LIST_FIELDS = frozenset(
 )
 
 
-class Testset:
+class Testset(SampleSequence[TestsetSample]):
     """Samples plus JSON metadata (counts, rejections, models, seed). Ids are unique within a testset."""
 
     __test__ = False  # not a pytest test class
@@ -157,25 +158,13 @@ class Testset:
                     f"duplicate sample id {sample.id!r} at positions {seen[sample.id]} and {index}"
                 )
 
-    def __len__(self) -> int:
-        return len(self.samples)
-
-    def __iter__(self) -> Iterator[TestsetSample]:
-        return iter(self.samples)
-
-    @overload
-    def __getitem__(self, index: int) -> TestsetSample: ...
-    @overload
-    def __getitem__(self, index: slice) -> Testset: ...
-    def __getitem__(self, index: int | slice) -> TestsetSample | Testset:
-        if isinstance(index, slice):
-            return Testset(self.samples[index], self.metadata)
-        return self.samples[index]
+    def _sliced(self, index: slice) -> Testset:
+        return Testset(self.samples[index], self.metadata)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Testset):
             return NotImplemented
-        return self.samples == other.samples and self.metadata == other.metadata
+        return self._same(other) and self.metadata == other.metadata
 
     def __repr__(self) -> str:
         return f"Testset({len(self)} samples, synthesizers={self.counts('synthesizer')})"
@@ -215,7 +204,7 @@ class Testset:
         records: list[tuple[str, Mapping[str, Any]]] = []
         first = True
         # Split on "\n" only: JSON escapes it, but not U+2028 or U+0085, which splitlines() would cut at.
-        for number, line in enumerate(_read_text(path).split("\n"), start=1):
+        for number, line in enumerate(_read(path).split("\n"), start=1):
             if not line.strip():
                 continue
             where = f"{path} line {number}"
@@ -252,7 +241,7 @@ class Testset:
     @classmethod
     def from_csv(cls, path: str | Path) -> Testset:
         """Inverse of :meth:`to_csv`; rows are numbered as a spreadsheet shows them (the header is row 1)."""
-        reader = csv.reader(io.StringIO(_read_text(path), newline=""))
+        reader = csv.reader(io.StringIO(_read(path), newline=""))
         columns = next(reader, None)
         if columns is None:
             return cls()
@@ -275,7 +264,7 @@ class Testset:
         meta_path, metadata = _meta_path(path), {}
         if meta_path.exists():
             try:
-                metadata = _check_header(json.loads(_read_text(meta_path)), str(meta_path))
+                metadata = _check_header(json.loads(_read(meta_path)), str(meta_path))
             except json.JSONDecodeError as exc:
                 raise ConfigError(f"{meta_path}: invalid JSON ({json_problem(exc, unit='line')})") from None
         return _build(str(path), records, metadata)
@@ -313,16 +302,6 @@ class Testset:
 def _dumps(value: Any, *, sort_keys: bool = False) -> str:
     """One line of UTF-8 JSON; NaN is refused, since it is not JSON and would break equality."""
     return json.dumps(value, ensure_ascii=False, allow_nan=False, sort_keys=sort_keys)
-
-
-def _read_text(path: str | Path) -> str:
-    """Decoded bytes, not read_text(): universal newlines would turn a CR inside a CSV cell into LF."""
-    try:
-        return Path(path).read_bytes().decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    except OSError as exc:
-        raise ConfigError(f"cannot read the testset {path}: {exc.strerror or exc}") from None
 
 
 def _meta_path(path: str | Path) -> Path:
@@ -390,3 +369,7 @@ def _import_pandas(caller: str) -> Any:
     except ImportError as exc:
         raise ImportError(f"Testset.{caller}() needs pandas, which is not installed: {_PANDAS_HINT}") from exc
     return pandas
+
+
+def _read(path: str | Path) -> str:
+    return read_text(path, "testset")
