@@ -3,14 +3,42 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
+from typing import Any
 
 import pytest
 
 from groundset.core import CallEngine, ModelCallError, ModelTimeoutError, RetryPolicy, track
+from groundset.core import engine as engine_module
 
 from .openai_stub import Reply
 from .prompts_for_tests import JudgePrompt, Passage, SplitPrompt
+
+
+class _Module:
+    """A module stand-in for one test: the given attributes replaced, the rest the real module's."""
+
+    def __init__(self, real: Any, **replaced: Any) -> None:
+        self._real = real
+        self.__dict__.update(replaced)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._real, name)
+
+
+def _record_engine_sleeps(monkeypatch: pytest.MonkeyPatch, stub) -> list[tuple[float, list[int | None]]]:
+    """The engine's sleeps (its waits before a retry) as (seconds, statuses of the stub's chat requests
+    by then). They are recorded, not slept: the test reads the wait instead of timing it."""
+    sleeps: list[tuple[float, list[int | None]]] = []
+    sleep = asyncio.sleep
+
+    async def record(delay: float, result: Any = None) -> Any:
+        sleeps.append((delay, [request.status for request in stub.chat_requests]))
+        return await sleep(0, result)
+
+    monkeypatch.setattr(engine_module, "asyncio", _Module(asyncio, sleep=record))
+    return sleeps
 
 
 async def test_identical_concurrent_calls_make_one_request_then_zero_from_cache(stub, chat, tmp_path):
@@ -31,15 +59,18 @@ async def test_identical_concurrent_calls_make_one_request_then_zero_from_cache(
     assert second.usage["test.judge"].cache_hits + second.usage["test.judge"].shared == 100
 
 
-async def test_429_with_retry_after_is_retried_after_the_wait(stub, chat, engine):
+async def test_429_with_retry_after_is_retried_after_the_wait(stub, chat, engine, monkeypatch):
+    sleeps = _record_engine_sleeps(monkeypatch, stub)
     stub.push(Reply.error(429, retry_after=1))
-    start = time.monotonic()
     verdict = await JudgePrompt().run(chat, Passage(text="a"), engine=engine)
     assert isinstance(verdict.supported, bool)
     first, second = stub.chat_requests
     assert first.status == 429 and second.status == 200
-    assert second.received_at - first.received_at >= 1.0
-    assert time.monotonic() - start >= 1.0
+    # One wait, after the 429 and before the retry, of at least the server's Retry-After of 1 s (the
+    # fixture's backoff alone would wait about 0.01 s).
+    assert len(sleeps) == 1, sleeps
+    [(wait, answered_before)] = sleeps
+    assert wait >= 1.0 and answered_before == [429]
     usage = engine.usage["test.judge"]
     assert (usage.calls, usage.retries, usage.errors) == (2, 1, 1)
 
@@ -70,11 +101,11 @@ async def test_400_is_not_retried(stub, chat, tmp_path):
 async def test_slow_response_is_cancelled_and_reported_as_timeout(stub, chat, tmp_path):
     engine = CallEngine(cache=False, timeout=0.5, retry=RetryPolicy(max_retries=1, base_delay=0.01))
     stub.always(Reply.slow(5))
-    start = time.monotonic()
     with pytest.raises(ModelTimeoutError) as caught:
         await JudgePrompt().run(chat, Passage(text="a"), engine=engine)
-    assert time.monotonic() - start < 3  # cancelled, not waited out
     assert "timed out after 0.5 s" in str(caught.value) and caught.value.attempts == 2
+    # Cancelled, not waited out: the stub, still holding each 5 s reply, had answered neither attempt.
+    assert [r.status for r in stub.chat_requests] == [None, None]
     for _ in range(50):  # the server sees both connections dropped by the client
         if sum(r.client_disconnected for r in stub.chat_requests) == 2:
             break
@@ -132,11 +163,44 @@ async def test_n_is_sent_per_request_under_concurrency(stub, chat, engine):
     assert chat.n is None  # the shared model object was never mutated
 
 
-async def test_requests_per_second_limit_spaces_requests(stub, chat, tmp_path):
+async def test_requests_per_second_limit_spaces_requests(stub, chat, monkeypatch):
+    from langchain_core import rate_limiters
+
     engine = CallEngine(cache=False, requests_per_second=10)
+    # The limiter's clock is a counter (10 ms per reading) and its polling sleeps only yield: its
+    # decisions are read in its own time rather than measured in ours.
+    readings = itertools.count()
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] = next(readings) / 100
+        return now[0]
+
+    sleep = asyncio.sleep
+    monkeypatch.setattr(rate_limiters, "time", _Module(time, monotonic=clock))
+    monkeypatch.setattr(rate_limiters, "asyncio", _Module(asyncio, sleep=lambda _seconds: sleep(0)))
+    events: list[tuple[str, float]] = []
+    limiter = engine._rate_limiter()
+    acquire = limiter.aacquire
+
+    async def granted(**kwargs: Any) -> bool:
+        result = await acquire(**kwargs)
+        events.append(("grant", now[0]))
+        return result
+
+    def arrived(body: dict) -> None:
+        events.append(("request", now[0]))  # None: the stub's default answer
+
+    monkeypatch.setattr(limiter, "aacquire", granted)
+    stub.on_chat(arrived)
     await asyncio.gather(*(JudgePrompt().run(chat, Passage(text=f"r{i}"), engine=engine) for i in range(6)))
-    times = sorted(r.received_at for r in stub.chat_requests)
-    assert times[-1] - times[0] >= 0.4  # 6 requests at 10/s need at least ~0.5 s
+    kinds = [kind for kind, _ in events]
+    assert kinds.count("grant") == kinds.count("request") == len(stub.chat_requests) == 6
+    # No request reached the server before the limiter had let one more through,
+    assert all(kinds[:i].count("grant") >= kinds[:i].count("request") for i in range(len(kinds) + 1))
+    # and the limiter let them through at 10 per second of its clock.
+    grants = [at for kind, at in events if kind == "grant"]
+    assert all(later - earlier >= 0.1 - 1e-9 for earlier, later in itertools.pairwise(grants))
 
 
 async def test_max_concurrency_bounds_requests_in_flight(stub, chat, tmp_path):

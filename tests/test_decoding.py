@@ -185,6 +185,14 @@ def test_ascii_page_with_a_few_junk_bytes_is_repaired_without_asking_the_detecto
     assert decoded.text is not None and decoded.text.startswith(ENGLISH * 20)
 
 
+def test_every_invalid_byte_becomes_one_replacement_character(no_detector):
+    """The note counts bytes, so the text holds as many U+FFFD: a cut 3-byte sequence gives two."""
+    data = ENGLISH.encode() * 20 + "Done ✅:".encode() + b" a cut \xe2\x82 sequence, a stray \xff.\n"
+    decoded = decode_bytes(data)
+    assert decoded.notes == ["3 invalid UTF-8 bytes replaced"]
+    assert decoded.text is not None and decoded.text.count("\ufffd") == 3 and "✅" in decoded.text
+
+
 # --- bounded work ------------------------------------------------------------------------------------------
 
 

@@ -15,7 +15,10 @@ from langchain_core.documents import Document
 
 from groundset.core.errors import ConfigError
 from groundset.core.hashing import stable_hash
+from groundset.documents.html_text import html_to_text
 from groundset.documents.loader import LoadResult, load_documents
+from groundset.text.html import HIDDEN_ELEMENTS
+from groundset.text.plaintext import plain_text
 
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 PROMETHEUS = CORPORA / "prometheus-docs" / "docs"
@@ -504,3 +507,20 @@ def test_html_extraction(tmp_path):
     )
     assert by_source["UPPER.HTM"].metadata["title"] == "Only heading"
     assert kinds(result)["scripts_only.html"] == ("skipped", "no text content in HTML")
+
+
+# Review issue 4: a page and the same HTML inside Markdown drop one list of elements (groundset.text.html).
+
+
+@pytest.mark.parametrize("element", sorted(HIDDEN_ELEMENTS))
+def test_both_html_readers_drop_the_same_elements(element):
+    html = f"<div>\n<p>kept_before</p>\n<{element}>hidden_text</{element}>\n<p>kept_after</p>\n</div>"
+    assert plain_text(html) == "kept_before kept_after"
+    assert html_to_text(html)[0] == "kept_before\n\nkept_after"
+
+
+def test_both_html_readers_agree_on_self_closing_tags_and_a_head_without_its_end_tag():
+    icons = '<div>\n<svg class="icon"/> Install <object data="x.swf"/> now\n</div>'
+    assert plain_text(icons) == "Install now" and html_to_text(icons)[0] == "Install now"
+    page = "<div>\n<head><title>Page title</title>\n<body><p>Body text.</p></body>\n</div>"
+    assert plain_text(page) == "Body text." and html_to_text(page)[0] == "Body text."

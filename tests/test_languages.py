@@ -8,8 +8,8 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from langchain_core.documents import Document
@@ -17,14 +17,14 @@ from langchain_core.documents import Document
 from groundset.core import CallEngine
 from groundset.documents.loader import load_documents
 from groundset.kg import KnowledgeGraph, NodeKind, build_knowledge_graph
-from groundset.text import nlp
+from groundset.text import language, lexical, nlp, phrases, sentences
 from groundset.text.entities import EntityExtractor
 from groundset.text.language import detect_language, language_code, languages_of, script_language
-from groundset.text.lexical import LexicalContext, content_words
-from groundset.text.nlp import is_stop, pipeline, stop_words, tokens
+from groundset.text.lexical import LexicalContext, content_words, critical_terms
+from groundset.text.nlp import stop_words, tokens
 from groundset.text.phrases import PhraseModel
 from groundset.text.plaintext import plain_text
-from groundset.text.sentences import split_sentences
+from groundset.text.sentences import SENTENCE_TERMINALS, split_sentences
 from groundset.text.textrank import textrank_summary
 
 DATA = Path(__file__).parent / "data" / "languages"
@@ -78,11 +78,79 @@ def test_language_codes_are_normalised() -> None:
         languages_of(["a", "b"], ["de"])
 
 
-def test_detection_reads_a_bounded_prefix() -> None:
+def test_three_letter_codes_become_two_letter_codes() -> None:
+    tags = ("eng", "deu", "ger", "fra", "fre", "spa", "ita", "por", "nld", "dut", "rus", "zho", "chi", "jpn")
+    assert [language_code(tag) for tag in tags] == [
+        "en", "de", "de", "fr", "fr", "es", "it", "pt", "nl", "nl", "ru", "zh", "zh", "ja",
+    ]  # fmt: skip
+    more = {"kor": "ko", "pol": "pl", "swe": "sv", "tur": "tr", "ara": "ar", "hin": "hi", "ukr": "uk"}
+    assert {tag: language_code(tag) for tag in more} == more
+    assert [language_code(tag) for tag in ("ENG-US", "zho_Hans", "cze")] == ["en", "zh", "cs"]
+    assert language_code("tlh") == language_code("und") == "en" and language_code("xyz", default="de") == "de"
+    assert stop_words("deu") == stop_words("de")
+    assert tokens("数据库保存样本。", "zho") == tokens("数据库保存样本。", "zh")
+    assert LexicalContext("Die Daten werden nicht komprimiert.", lang="ger").lang == "de"
+
+
+def test_pipelines_are_cached_per_normalised_code_and_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(nlp, "_trained", lambda code: None)
+    fake = lambda code: SimpleNamespace(code=code, max_length=0, pipe_names=["sentencizer"])  # noqa: E731
+    monkeypatch.setattr(nlp, "_blank", fake)
+    nlp._pipeline.cache_clear()
+    try:
+        for first in "abcd":
+            for second in "abcdefghijklmnopqrstuvwxyz":
+                nlp.pipeline(first + second)  # unknown two-letter codes each get a pipeline
+        assert nlp._pipeline.cache_info().currsize <= 32
+        assert nlp.pipeline("eng").code == "en" and nlp.pipeline("deu") is nlp.pipeline("de-AT")
+    finally:
+        nlp._pipeline.cache_clear()  # the fakes must not outlive this test
+
+
+def test_detection_reads_a_bounded_prefix(monkeypatch: pytest.MonkeyPatch) -> None:
     huge = "Prometheus stores all of the data as time series in a local database. " * 40_000
-    started = time.perf_counter()
     assert detect_language(huge + "数据库" * 10_000) == "en"
-    assert time.perf_counter() - started < 0.5
+    cleaned: list[int] = []
+    classified: list[int] = []
+    prose = language._prose
+    monkeypatch.setattr(language, "_prose", lambda prefix: cleaned.append(len(prefix)) or prose(prefix))
+    model = SimpleNamespace(classify=lambda text: classified.append(len(text)) or ("de", 0.99))
+    monkeypatch.setattr(language, "_identifier", lambda: model)
+    language._detect.cache_clear()
+    assert detect_language("Die Daten werden nicht komprimiert und bleiben lange lesbar. " * 40_000) == "de"
+    assert cleaned == [language.SAMPLE_CHARS] and classified == [language._MODEL_CHARS]
+
+
+def test_noise_is_dropped_token_by_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each whitespace-separated token is checked once: the old regex re-scanned a token from every
+    position in it, quadratic on Chinese or Japanese prose (no spaces)."""
+    checked: list[str] = []
+    noisy = language._NOISY
+    spy = SimpleNamespace(search=lambda token: checked.append(token) or noisy.search(token))
+    monkeypatch.setattr(language, "_NOISY", spy)
+    run = "时间序列数据库" * 30_000  # 210,000 characters without a space
+    text = f"{run} see prometheus.yml, `x = 1` and a_b <b>or</b> http://x.io [it](u/v) v2.0 ok. 3.14"
+    assert language._prose(text).split() == [run, "see", "and", "or", "[it", "ok."]
+    tokens_seen = ["see", "prometheus.yml,", "and", "a_b", "or", "http://x.io", "[it", "v2.0", "ok.", "3.14"]
+    assert checked == [run, *tokens_seen]
+    assert detect_language(run) == "zh"
+
+
+def test_letters_are_counted_once_per_detection(monkeypatch: pytest.MonkeyPatch) -> None:
+    counted: list[str] = []
+    letters = language._letters
+    monkeypatch.setattr(language, "_letters", lambda sample: counted.append(sample) or letters(sample))
+    language._detect.cache_clear()
+    german = "Die Daten werden nicht komprimiert und bleiben lesbar, sagt das Handbuch."
+    assert detect_language(german) == "de"
+    assert len(counted) == 1
+
+
+def test_one_set_of_script_ranges() -> None:
+    """U+30FC (the long-vowel mark) and half-width katakana are kana for every module."""
+    assert script_language("Prometheus のサーバー") == "ja"  # ー was a letter but not kana
+    assert split_sentences("ﾃｽﾄ!ﾃﾞｰﾀ", lang="ja") == ["ﾃｽﾄ!", "ﾃﾞｰﾀ"]  # half-width katakana is CJK
+    assert tokens("サーバーの時系列", "ja")[0] == "サーバー"
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -192,11 +260,14 @@ def test_sentence_rules_per_language() -> None:
     assert japanese == ["データ．", "次の文です．", "３．１４は数です。"]
 
 
-def test_every_pipeline_has_a_sentencizer_that_knows_cjk_terminals() -> None:
-    doc = pipeline("zh")("它很快！下一句。再来一句？")
-    assert [sentence.text for sentence in doc.sents] == ["它很快！", "下一句。", "再来一句？"]
-    doc = pipeline("ja")("アラートが発火します。次の文です！")
-    assert [sentence.text for sentence in doc.sents] == ["アラートが発火します。", "次の文です！"]
+def test_every_sentence_terminal_ends_a_sentence() -> None:
+    assert split_sentences("它很快！下一句。再来一句？", lang="zh") == ["它很快！", "下一句。", "再来一句？"]
+    japanese = split_sentences("アラートが発火します。次の文です！", lang="ja")
+    assert japanese == ["アラートが発火します。", "次の文です！"]
+    assert split_sentences("It fired‼ Did it⁇ Yes.", lang="en") == ["It fired‼", "Did it⁇", "Yes."]
+    for terminal in SENTENCE_TERMINALS:
+        expected = [f"It works{terminal}", "Then it stops"]
+        assert split_sentences(f"It works{terminal} Then it stops", lang="en") == expected, terminal
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -258,7 +329,7 @@ def test_stop_words_differ_per_language() -> None:
     assert "und" in lists["de"] and "und" not in lists["en"]
     assert "the" in lists["en"] and "the" not in lists["de"]
     assert "的" in lists["zh"] and "et" in lists["fr"] and "y" in lists["es"] and "これ" in lists["ja"]
-    assert is_stop("Und", "de") and not is_stop("Zeitreihe", "de")
+    assert "zeitreihe" not in lists["de"]
     assert stop_words("de-AT") == lists["de"] and stop_words("qq") == frozenset()
 
 
@@ -284,6 +355,17 @@ def test_chinese_keyphrases_are_words_and_terms() -> None:
     keyphrases = found[:4]
     assert "时间序列" in keyphrases[0] and "告警规则" in keyphrases[1] and "服务发现" in keyphrases[2]
     assert "告警管理器" in keyphrases[1] and "远程存储" in keyphrases[3]
+
+
+def test_plural_folding_keeps_singulars_that_end_in_s() -> None:
+    """French, Spanish, Portuguese and Catalan fold a plural -s with English's guards."""
+    words = [
+        ("processus", "fr"), ("análisis", "es"), ("status", "pt"), ("APIs", "fr"), ("alertes", "fr"),
+        ("métricas", "es"), ("séries", "fr"),
+    ]  # fmt: skip
+    assert [phrases._other_info(word, lang)[0] for word, lang in words] == [
+        "processus", "análisis", "status", "apis", "alerte", "métrica", "série",
+    ]  # fmt: skip
 
 
 def test_japanese_keyphrases_are_words() -> None:
@@ -326,6 +408,50 @@ def test_lexical_judge_reads_the_contexts_language() -> None:
     assert chinese.judge("样本保存在本地磁盘上。").supported
     assert not chinese.judge("较旧的数据块会被压缩。").supported
     assert not chinese.judge("样本保存在远程存储中。").supported
+
+
+def test_japanese_negation_refutes_without_the_ja_extra() -> None:
+    """Japanese negates after the verb ("圧縮されない"): the ending is a token of its own, and it
+    negates the content word before it."""
+    if SCRIPT_RUNS:
+        assert tokens("データは圧縮されない。", "ja") == ["データ", "は", "圧縮", "され", "ない"]
+        assert tokens("圧縮しません", "ja") == ["圧縮", "し", "ません"]
+        assert tokens("圧縮されるはずです", "ja") == ["圧縮", "されるはずです"]
+    negated = LexicalContext("データは圧縮されない。", lang="ja")
+    verdict = negated.judge("データは圧縮される。")
+    assert not verdict.supported and "context negates" in verdict.reason
+    assert negated.judge("データは圧縮されない。").supported
+    verdict = LexicalContext("データは圧縮される。", lang="ja").judge("データは圧縮されません。")
+    assert not verdict.supported and "it negates" in verdict.reason
+    unpacked = LexicalContext("古いブロックは圧縮せず保存します。", lang="ja")
+    assert unpacked.judge("古いブロックは保存されます。").supported
+    assert "context negates" in unpacked.judge("古いブロックは圧縮されます。").reason
+    assert (
+        LexicalContext("データを圧縮しなければなりません。", lang="ja").judge("データを圧縮する。").supported
+    )
+
+
+def test_german_nouns_are_not_names_but_numbers_still_count() -> None:
+    """German capitalises every noun: a noun's other form is not a different name."""
+    german = LexicalContext("Prometheus speichert die Zeitreihen auf der lokalen Festplatte.", lang="de")
+    assert german.judge("Prometheus speichert die Zeitreihe auf der lokalen Festplatte.").supported
+    english = LexicalContext("Prometheus stores the time series on the local disks.", lang="en")
+    assert english.judge("Prometheus stores the time series on the local disk.").supported
+    blocks = LexicalContext("Blöcke bleiben 15 Tage in der Datei prometheus.yml erhalten.", lang="de")
+    assert not blocks.judge("Blöcke bleiben 30 Tage in der Datei prometheus.yml erhalten.").supported
+    assert not blocks.judge("Blöcke bleiben 15 Tage in der Datei thanos.yml erhalten.").supported
+    terms = critical_terms("Seit 2024 steht die Zeitreihe in prometheus.yml und HTTP", "de")
+    assert terms == {"2024", "prometheus.yml", "http"}
+
+
+def test_each_text_is_tokenised_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[str] = []
+    words = lexical.words
+    monkeypatch.setattr(lexical, "words", lambda text, lang=None: seen.append(text) or words(text, lang))
+    context = LexicalContext("Ältere Blöcke werden nicht komprimiert.", lang="de")
+    assert not context.judge("Ältere Blöcke werden komprimiert.").supported
+    assert seen == ["Ältere Blöcke werden nicht komprimiert.", "Ältere Blöcke werden komprimiert."]
+    assert lexical.word_set is sentences.word_set
 
 
 # ----------------------------------------------------------------------------------------------------------

@@ -12,15 +12,17 @@ from pathlib import Path
 import pytest
 
 from groundset.core import CallEngine
-from groundset.documents.titles import markdown_title
+from groundset.documents.titles import markdown_title, rst_title
 from groundset.kg import NodeKind, build_knowledge_graph
 from groundset.kg.splitters import HeadlineSplitter
 from groundset.synthesizers import TestsetGenerator
 from groundset.text import mdparse
 from groundset.text.markdown import (
+    Heading,
     code_blocks,
     list_items,
     markdown_headings,
+    rst_headings,
     sections,
     structural_headings,
     tables,
@@ -143,6 +145,24 @@ def test_markdown_title_reads_only_the_start_of_a_huge_page() -> None:
     assert markdown_title("# Early {#early}\n" + body) == "Early"
     assert markdown_title(body + "# Late\n") is None  # the loader then titles the page by its file name
     assert markdown_title("text\n" + "-" * 1_000_000) == "text"  # a Setext underline longer than the window
+
+
+def test_a_title_is_the_first_heading_the_splitter_cuts_at() -> None:
+    """Review issue 1: rst titles come from ``rst_headings`` (a 2-character underline is no heading there),
+    and headings and titles are cleaned and cut alike (an ellipsis marks a cut)."""
+    text = "No\n--\n\nGuide `v2` with **[links](x.rst)**\n======================================\n\nBody."
+    assert [h.title for h in rst_headings(text)] == ["Guide v2 with links"]
+    assert rst_title(text) == "Guide v2 with links"
+    assert rst_title("Just prose.\n\nMore prose.") is None
+    long = "word " * 100
+    for title in (rst_title(f"{long}\n{'=' * 500}\n"), markdown_headings(f"# {long}")[0].title):
+        assert len(title) == 200 and title.endswith("…")
+
+
+def test_sections_cut_at_given_headings() -> None:
+    text = "Overview\nbody\nDetails\nmore"
+    cut = sections(text, "text", headings=[Heading(1, "Overview", 0), Heading(1, "Details", 2)])
+    assert [(s.path, s.start, s.end) for s in cut] == [(("Overview",), 0, 2), (("Details",), 2, 4)]
 
 
 def test_headline_splitter_sections_carry_no_attributes() -> None:

@@ -22,6 +22,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_openai import ChatOpenAI, OpenAIEmbeddings
 from pydantic import BaseModel, Field, TypeAdapter
 
+from . import openai_stub as stub_module
 from .openai_stub import Reply, StubServer, schema_instance
 
 STUB_PATH = Path(__file__).with_name("openai_stub.py")
@@ -63,6 +64,56 @@ def wait_for(predicate, timeout: float = 3.0) -> bool:
 
 
 CHAT_BODY = {"model": "m", "messages": [{"role": "user", "content": "hello stub"}]}
+CHAT, EMBEDDINGS = "/v1/chat/completions", "/v1/embeddings"
+
+
+class _Module:
+    """A module stand-in for one test: the given attributes replaced, the rest the real module's."""
+
+    def __init__(self, real: Any, **replaced: Any) -> None:
+        self._real = real
+        self.__dict__.update(replaced)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._real, name)
+
+
+class _StubSleeps:
+    """Every ``asyncio.sleep`` of the stub (its latency, a ``Reply.slow`` waiting) during one test, as
+    ``calls``: (seconds, [(path, status)] of ``server``'s requests at that moment); ``cancelled`` counts
+    the sleeps ended by a cancellation.
+
+    ``virtual=True``: the stub's clock (``time.monotonic``) moves only when the stub sleeps, and a sleep
+    only moves it, so the stub's delays are read in its own time instead of being waited out and timed.
+    """
+
+    def __init__(
+        self, monkeypatch: pytest.MonkeyPatch, server: StubServer | None = None, *, virtual: bool = False
+    ) -> None:
+        self.calls: list[tuple[float, list[tuple[str, int | None]]]] = []
+        self.cancelled = 0
+        self._now = 1000.0
+        sleep = asyncio.sleep
+
+        async def recorded(delay: float, result: Any = None) -> Any:
+            seen = [(r.path, r.status) for r in server.requests] if server is not None else []
+            self.calls.append((delay, seen))
+            try:
+                if virtual:
+                    self._now += delay
+                    return await sleep(0, result)
+                return await sleep(delay, result)
+            except asyncio.CancelledError:
+                self.cancelled += 1
+                raise
+
+        monkeypatch.setattr(stub_module, "asyncio", _Module(asyncio, sleep=recorded))
+        if virtual:
+            monkeypatch.setattr(stub_module, "time", _Module(time, monotonic=lambda: self._now))
+
+    @property
+    def delays(self) -> list[float]:
+        return [delay for delay, _ in self.calls]
 
 
 # --------------------------------------------------------------------------- models for schemas
@@ -303,26 +354,31 @@ def test_unknown_path_and_bad_body_are_openai_errors(stub: StubServer) -> None:
     assert stub.requests[1].body is None
 
 
-def test_slow_reply_client_timeout_records_disconnect(stub: StubServer) -> None:
+def test_slow_reply_client_timeout_records_disconnect(
+    stub: StubServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     stub.push(Reply.slow(3, then=Reply.text("too late")))
     with pytest.raises(openai.APITimeoutError):
         chat_model(stub, timeout=0.3).invoke("hi")
     assert wait_for(lambda: stub.requests[0].client_disconnected, timeout=2)
     assert stub.requests[0].status is None
-    # The server keeps serving, and a slow reply shorter than the timeout succeeds.
+    # The server keeps serving, and a slow reply shorter than the timeout succeeds after its whole delay,
+    # watching for a disconnect all along (it never sleeps longer than one poll at a time).
+    sleeps = _StubSleeps(monkeypatch, virtual=True)
     stub.push(Reply.slow(0.1, then=Reply.text("late but fine")))
-    start = time.monotonic()
     assert chat_model(stub, timeout=5).invoke("hi").content == "late but fine"
-    assert time.monotonic() - start >= 0.1
+    assert sum(sleeps.delays) == pytest.approx(0.1)
+    assert len(sleeps.delays) >= 2 and max(sleeps.delays) <= stub_module._POLL
     assert stub.served_usage == (1, 3)
 
 
-def test_latency_applies_to_every_request(stub: StubServer) -> None:
+def test_latency_applies_to_every_request(stub: StubServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    sleeps = _StubSleeps(monkeypatch, stub, virtual=True)
     stub.latency = 0.15
-    start = time.monotonic()
     chat_model(stub).invoke("hi")
     embedder(stub).embed_query("hi")
-    assert time.monotonic() - start >= 0.3
+    # One latency wait per request, each after the request arrived and before it was answered.
+    assert sleeps.calls == [(0.15, [(CHAT, None)]), (0.15, [(CHAT, 200), (EMBEDDINGS, None)])]
 
 
 def test_malformed_body(stub: StubServer) -> None:
@@ -452,18 +508,25 @@ def test_many_concurrent_connections_and_async_client(stub: StubServer) -> None:
     assert len(stub.chat_requests) == 320
 
 
-def test_throughput_on_keep_alive(stub: StubServer) -> None:
+def test_keep_alive_burst_is_served_without_waiting(
+    stub: StubServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sleeps = _StubSleeps(monkeypatch)
     conn = http.client.HTTPConnection("127.0.0.1", stub.port, timeout=5)
-    start = time.monotonic()
+    answers = set()
     for _ in range(500):
-        post(conn, "/v1/chat/completions", CHAT_BODY).read()
-    elapsed = time.monotonic() - start
+        resp = post(conn, "/v1/chat/completions", CHAT_BODY)
+        resp.read()
+        answers.add((resp.status, resp.getheader("Connection")))
     conn.close()
-    assert elapsed < 2.5, f"500 requests took {elapsed:.2f}s"
-    assert len({r.connection_id for r in stub.requests}) == 1
+    assert answers == {(200, "keep-alive")}
+    assert [r.status for r in stub.requests] == [200] * 500
+    assert len({r.connection_id for r in stub.requests}) == 1 and stub.connections_opened == 1
+    assert sleeps.calls == []  # nothing on the serving path waits: no latency, no polling
 
 
-def test_stop_with_inflight_requests_is_clean() -> None:
+def test_stop_with_inflight_requests_is_clean(monkeypatch: pytest.MonkeyPatch) -> None:
+    sleeps = _StubSleeps(monkeypatch)
     srv = StubServer().start()
     srv.push(Reply.slow(30))
     conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=5)
@@ -471,10 +534,11 @@ def test_stop_with_inflight_requests_is_clean() -> None:
     idle = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=5)
     post(idle, "/v1/embeddings", {"model": "e", "input": "x"}).read()
     assert wait_for(lambda: len(srv.requests) == 2)
-    start = time.monotonic()
     srv.stop()
-    assert time.monotonic() - start < 2
     assert srv._thread is not None and not srv._thread.is_alive()
+    # stop() cancelled the 30 s reply while it waited, rather than waiting it out or abandoning it.
+    assert sleeps.cancelled == 1
+    assert [r.status for r in srv.requests if r.path == CHAT] == [None]
     with pytest.raises((http.client.RemoteDisconnected, ConnectionError)):
         conn.getresponse()
     conn.close()

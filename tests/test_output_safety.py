@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import stat
@@ -11,8 +12,9 @@ import numpy as np
 import pytest
 
 from groundset.cli import main
-from groundset.core import ConfigError
+from groundset.core import ConfigError, atomic
 from groundset.core.atomic import atomic_write_text
+from groundset.kg import persistence
 from groundset.kg.graph import EdgeKind, KnowledgeGraph
 from groundset.personas import Persona
 from groundset.personas.io import save_personas
@@ -178,6 +180,48 @@ def test_a_failed_save_keeps_the_old_graph_and_leaves_no_temporaries(tmp_path, m
         tiny_graph("beta").save(out)
     monkeypatch.undo()
     assert KnowledgeGraph.load(out).fingerprint() == expected and os.listdir(tmp_path) == ["kg"]
+
+
+def test_staged_files_are_fsynced_on_handles_that_can_do_it(tmp_path, monkeypatch):
+    """Review issue 6: some platforms (Windows) refuse to fsync a read-only handle (EBADF); the save must
+    still flush its files (on writable handles) and never fail on a flush it could not do."""
+    opened: dict[int, tuple[str, bool]] = {}
+    synced: list[str] = []
+    real_open, real_fsync = os.open, os.fsync
+
+    def recording_open(path, flags, *args, **kwargs):
+        fd = real_open(path, flags, *args, **kwargs)
+        opened[fd] = (os.fspath(path), bool(flags & (os.O_WRONLY | os.O_RDWR)))
+        return fd
+
+    def picky_fsync(fd):
+        path, writable = opened.get(fd, ("", True))
+        if not writable:
+            raise OSError(errno.EBADF, "Bad file descriptor")
+        synced.append(Path(path).name)
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "open", recording_open)
+    monkeypatch.setattr(os, "fsync", picky_fsync)
+    tiny_graph().save(tmp_path / "kg")
+    monkeypatch.undo()
+    assert KnowledgeGraph.load(tmp_path / "kg").fingerprint() == tiny_graph().fingerprint()
+    assert {"graph.json", "embedding.npy"} <= set(synced)
+
+
+def test_a_save_checks_its_folder_once(tmp_path, monkeypatch):
+    """The early check (before serialising) is the only one: ``atomic_directory`` is told it was done."""
+    checks: list[Path] = []
+    real = atomic.check_output_dir
+
+    def counting(path, **kwargs):
+        checks.append(Path(path))
+        return real(path, **kwargs)
+
+    monkeypatch.setattr(atomic, "check_output_dir", counting)
+    monkeypatch.setattr(persistence, "check_output_dir", counting)
+    tiny_graph().save(tmp_path / "kg")
+    assert checks == [tmp_path / "kg"] and (tmp_path / "kg" / "graph.json").is_file()
 
 
 # -- modes ---------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ..core.cache import FILENAME, CallCache, default_cache_dir
+from ..core.cache import DAY, FILENAME, CallCache, cutoff, default_cache_dir
 from .common import CacheOption, out, typer_app
 
 cache_app = typer_app(help="Inspect and clear the call cache.", no_args_is_help=True)
@@ -70,8 +70,10 @@ def clear(
 
 
 def _clear(store: CallCache, prompt: str | None, older_than: float | None, yes: bool) -> None:
+    """Remove exactly what the prompt asked about: the age cutoff is fixed once, before the question."""
     what = _selection(prompt, older_than)
-    count = store.count(label=prompt, older_than_days=older_than)
+    before = None if older_than is None else cutoff(older_than)
+    count = store.count(label=prompt, before=before)
     if count == 0 and prompt is not None:
         known = [label for label in store.stats()["by_label"] if label is not None]
         hint = f"; prompts in the cache: {', '.join(known)}" if known else ""
@@ -79,10 +81,10 @@ def _clear(store: CallCache, prompt: str | None, older_than: float | None, yes: 
         return
     if count and not yes:
         typer.confirm(f"remove {_entries(count)}{what} from {store.path}?", abort=True)
-    removed = store.remove(label=prompt, older_than_days=older_than)
-    if removed:
-        store.vacuum()
-    _say(f"removed {_entries(removed)}{what}")
+    removed = store.remove(label=prompt, before=before)
+    reclaimed = not removed or store.vacuum()  # nothing removed: no space to give back
+    busy = "" if reclaimed else "; space not reclaimed (database busy)"
+    _say(f"removed {_entries(removed)}{what}{busy}")
 
 
 @contextmanager
@@ -110,18 +112,20 @@ def _entries(n: int) -> str:
 
 
 def _size(n: int) -> str:
-    size = float(n)
-    for unit in ("bytes", "KB", "MB", "GB"):
-        if size < 1024 or unit == "GB":
-            return f"{size:.0f} {unit}" if unit == "bytes" else f"{size:.1f} {unit}"
+    if n < 1024:
+        return f"{n} bytes"
+    size = n / 1024
+    for unit in ("KB", "MB"):
+        if size < 1024:
+            return f"{size:.1f} {unit}"
         size /= 1024
-    return f"{n} bytes"  # pragma: no cover - the loop always returns
+    return f"{size:.1f} GB"
 
 
 def _when(timestamp: Any) -> str:
     if timestamp is None:
         return "-"
-    days = (time.time() - timestamp) / 86400
+    days = (time.time() - timestamp) / DAY
     age = f"{days:.1f} days ago" if days >= 1 else f"{days * 24:.1f} hours ago"
     return f"{datetime.fromtimestamp(timestamp):%Y-%m-%d %H:%M} ({age})"
 

@@ -133,14 +133,18 @@ def _has_entries(folder: Path) -> bool:
 
 
 @contextmanager
-def atomic_directory(path: str | os.PathLike[str], *, marker: str, force: bool = False) -> Iterator[Path]:
+def atomic_directory(
+    path: str | os.PathLike[str], *, marker: str, force: bool = False, checked: bool = False
+) -> Iterator[Path]:
     """Yield a staging folder that, on success, replaces ``path`` as a whole; on any error it is removed.
 
-    ``path`` is checked with :func:`check_output_dir` (``marker`` names the file every output holds).
+    ``path`` is checked with :func:`check_output_dir` (``marker`` names the file every output holds),
+    unless ``checked`` says it is what that check returned: a caller that checks before its own long
+    work need not pay for (or report) the check twice.
     The staged files are fsynced before the rename, and a target that exists is moved aside and put
     back if the rename fails, so the previous output survives every failure.
     """
-    target = check_output_dir(path, marker=marker, force=force)
+    target = Path(path) if checked else check_output_dir(path, marker=marker, force=force)
     target.parent.mkdir(parents=True, exist_ok=True)
     mode = _mode_for(target, 0o777)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
@@ -174,12 +178,27 @@ def _fsync_tree(root: Path) -> None:
     """Flush every staged file and folder to disk, so the rename never publishes data still in cache."""
     for folder, _, files in os.walk(root):
         for name in files:
-            fd = os.open(os.path.join(folder, name), os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            _fsync_file(os.path.join(folder, name))
         _fsync_dir(Path(folder))
+
+
+def _fsync_file(path: str) -> None:
+    """Flush one staged file; best effort, like ``_fsync_dir`` (the rename itself is what must not fail)."""
+    with suppress(OSError):
+        fd = _open_for_fsync(path)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _open_for_fsync(path: str) -> int:
+    """A writable handle, which every platform can fsync (Windows cannot fsync a read-only one); a file
+    the caller made read-only gets a read-only handle, which POSIX can still fsync."""
+    try:
+        return os.open(path, os.O_RDWR)
+    except PermissionError:
+        return os.open(path, os.O_RDONLY)
 
 
 def _fsync_dir(folder: Path) -> None:

@@ -20,7 +20,7 @@ from .errors import ConfigError
 
 CACHE_ENV = "GROUNDSET_CACHE_DIR"
 FILENAME = "calls.sqlite"
-_DAY = 86400.0
+DAY = 86400.0  # seconds
 
 
 def default_cache_dir() -> Path:
@@ -117,27 +117,34 @@ class CallCache:
         names = (FILENAME, f"{FILENAME}-wal", f"{FILENAME}-shm")
         return [p for p in (self.directory / n for n in names) if p.exists()]
 
-    def count(self, *, label: str | None = None, older_than_days: float | None = None) -> int:
-        """How many entries ``remove`` with the same filters would delete."""
-        where, args = _filters(label, older_than_days)
+    def count(
+        self, *, label: str | None = None, before: float | None = None, older_than_days: float | None = None
+    ) -> int:
+        """How many entries ``remove`` with the same filters would delete: pass the same ``before``
+        (a :func:`cutoff`) to both, as days are counted back from each call's own now."""
+        where, args = _filters(label, _before(before, older_than_days))
         with self._lock:
             return self._conn.execute(f"SELECT COUNT(*) FROM calls{where}", args).fetchone()[0]
 
-    def remove(self, *, label: str | None = None, older_than_days: float | None = None) -> int:
-        """Delete the entries of prompt ``label`` and/or older than ``older_than_days``; all if neither."""
-        where, args = _filters(label, older_than_days)
+    def remove(
+        self, *, label: str | None = None, before: float | None = None, older_than_days: float | None = None
+    ) -> int:
+        """Delete the entries of prompt ``label`` and/or created before the timestamp ``before`` (or
+        more than ``older_than_days`` ago); all if no filter is given."""
+        where, args = _filters(label, _before(before, older_than_days))
         with self._lock:
             removed = self._conn.execute(f"DELETE FROM calls{where}", args).rowcount
         return max(removed, 0)
 
-    def vacuum(self) -> None:
-        """Give the space of removed entries back to the file system (best effort: another process
-        may be reading the file; then the space is reused by later entries instead)."""
+    def vacuum(self) -> bool:
+        """Give the space of removed entries back to the file system; False when it could not (another
+        process is using the file: the space is then reused by later entries instead)."""
         try:
             with self._lock:
                 self._conn.execute("VACUUM")
         except sqlite3.OperationalError:
-            pass
+            return False
+        return True
 
     def __len__(self) -> int:
         with self._lock:
@@ -166,14 +173,25 @@ def _add_label_column(conn: sqlite3.Connection) -> None:
             raise
 
 
-def _filters(label: str | None, older_than_days: float | None) -> tuple[str, list[Any]]:
+def cutoff(older_than_days: float) -> float:
+    """The creation time before which entries are more than ``older_than_days`` old, as of now."""
+    return time.time() - older_than_days * DAY
+
+
+def _before(before: float | None, older_than_days: float | None) -> float | None:
+    if before is not None and older_than_days is not None:
+        raise ValueError("pass either before or older_than_days, not both")
+    return cutoff(older_than_days) if older_than_days is not None else before
+
+
+def _filters(label: str | None, before: float | None) -> tuple[str, list[Any]]:
     clauses, args = [], []
     if label is not None:
         clauses.append("label = ?")
         args.append(label)
-    if older_than_days is not None:
+    if before is not None:
         clauses.append("created < ?")
-        args.append(time.time() - older_than_days * _DAY)
+        args.append(before)
     return (" WHERE " + " AND ".join(clauses) if clauses else ""), args
 
 

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 
 import yaml
 
+from ..text.mdparse import YAML_KEY
+
 _MAGIC: tuple[tuple[bytes, str], ...] = (
     (b"\x1f\x8b", "gzip"),
     (b"PK\x03\x04", "zip"),
@@ -69,7 +71,6 @@ _LONG_LINE = 100_000
 _FRONT_MATTER_OPEN = re.compile(r"---[ \t]*\n")
 _FRONT_MATTER_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.MULTILINE)
 _MAX_FRONT_MATTER = 65_536  # a longer "block" is prose between two thematic breaks, not metadata
-_YAML_KEY = re.compile(r"[A-Za-z_][\w.-]*[ \t]*:")
 _LEADING_BLANK_LINES = re.compile(r"\A(?:[ \t]*\n)+")
 # BaseLoader builds only str/list/dict (no tags, no objects, every scalar stays the text as written).
 _YAML_LOADER = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
@@ -190,11 +191,11 @@ def _decode_not_utf8(data: bytes) -> Decoded:
 
     Damaged UTF-8 has few invalid bytes, or more valid multi-byte characters than invalid bytes: legacy
     CJK text forms such characters by chance, but at most about one per three invalid bytes.
+    One decode serves every count: each invalid byte becomes one escape (then one U+FFFD), each ASCII
+    byte one character, so the other characters are the valid multi-byte ones.
     """
-    valid = data.decode("utf-8", errors="ignore")
-    valid_bytes = valid.encode()
-    bad = len(data) - len(valid_bytes)
-    multi_byte = len(valid) - len(valid_bytes.translate(None, _HIGH_BYTES))
+    text, bad = _ESCAPED_BYTE.subn("\ufffd", data.decode("utf-8", errors="surrogateescape"))
+    multi_byte = len(text) - bad - len(data.translate(None, _HIGH_BYTES))
     if bad >= _FEW_BAD_BYTES * len(data) and multi_byte <= bad:
         legacy = _decode_legacy(data)
         if legacy is not None:
@@ -205,7 +206,6 @@ def _decode_not_utf8(data: bytes) -> Decoded:
         )
     if bad / len(data) > _MAX_UNDECODABLE_RATIO:
         return Decoded(text=None, binary=f"binary file ({bad / len(data):.0%} undecodable bytes)")
-    text = data.decode("utf-8", errors="replace")
     return Decoded(text=text, notes=[f"{_plural(bad, 'invalid UTF-8 byte')} replaced"])
 
 
@@ -297,7 +297,7 @@ def split_front_matter(text: str) -> tuple[str, dict[str, str] | None, str | Non
     try:
         data = yaml.load(block, Loader=_YAML_LOADER)  # noqa: S506 - BaseLoader constructs no objects
     except (yaml.YAMLError, ValueError, RecursionError) as exc:
-        if _YAML_KEY.match(block.lstrip()):
+        if YAML_KEY.match(block.lstrip()):
             problem = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             return body, {}, f"ignored malformed front matter ({problem})"
         return text, None, None

@@ -1,7 +1,8 @@
 """HTML -> Markdown-shaped text with the stdlib parser, so HTML pages go through the same splitters.
 
 Headings become ``#`` lines (headline splitting works on them), block elements get their own lines,
-``<pre>`` becomes a fenced code block, and page chrome (head, scripts, styles, navigation) is dropped.
+``<pre>`` becomes a fenced code block, and page chrome (head, scripts, styles, navigation: the list in
+``groundset.text.html``) is dropped.
 """
 
 from __future__ import annotations
@@ -9,7 +10,9 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-_DROP = frozenset({"script", "style", "nav", "head", "noscript", "template", "svg", "iframe", "object"})
+from ..text.html import HIDDEN_ELEMENTS
+
+_DROP = HIDDEN_ELEMENTS  # the same elements the reader of HTML inside Markdown drops (see there why)
 _HEADINGS = {f"h{level}": level for level in range(1, 7)}
 _BLOCKS = frozenset(
     {

@@ -30,7 +30,7 @@ def save_graph(kg: KnowledgeGraph, directory: str | Path, *, force: bool = False
     The folder must be new, empty or a saved graph (it holds ``graph.json``); ``force=True`` replaces
     any other folder with everything in it. See :func:`groundset.core.atomic.check_output_dir`.
     """
-    check_output_dir(directory, marker=GRAPH_FILE, force=force)  # fail before the serialising work
+    target = check_output_dir(directory, marker=GRAPH_FILE, force=force)  # fail before serialising
     nodes: list[dict[str, Any]] = []
     vectors: dict[str, tuple[list[str], list[np.ndarray]]] = {}
     for node_id, data in kg.graph.nodes(data=True):
@@ -58,7 +58,7 @@ def save_graph(kg: KnowledgeGraph, directory: str | Path, *, force: bool = False
         "vectors": {name: {"file": m["file"], "ids": m["ids"]} for name, m in matrices.items()},
     }
     text = json.dumps(document, ensure_ascii=False, indent=1, default=_json_default)
-    with atomic_directory(directory, marker=GRAPH_FILE, force=force) as staging:
+    with atomic_directory(target, marker=GRAPH_FILE, checked=True) as staging:
         (staging / GRAPH_FILE).write_text(text, encoding="utf-8")
         for matrix in matrices.values():
             buffer = io.BytesIO()

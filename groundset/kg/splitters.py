@@ -15,6 +15,7 @@ from typing import Any, Literal
 from langchain_text_splitters import Language, RecursiveCharacterTextSplitter
 
 from ..text.markdown import Heading, strip_attributes, structural_headings
+from ..text.markdown import sections as cut_at_headings
 from .graph import EdgeKind, KnowledgeGraph, NodeKind
 from .transform import BuildContext, StageReport, Transform
 
@@ -103,33 +104,32 @@ class HeadlineSplitter(ChunkSplitter):
         self.min_section_tokens = min_section_tokens
 
     def sections(self, data: dict[str, Any]) -> list[tuple[str, str]]:
+        """(heading path, text) per section, as ``markdown.sections`` cuts them; a section with almost
+        no body travels with the next one."""
         text: str = data["text"]
-        lines = text.split("\n")
         headings = structural_headings(text, data.get("format", "markdown"))
         if not headings and data.get("headlines"):
-            wanted = {_norm(h) for h in data["headlines"]}
-            headings = [Heading(1, _bare(line), i) for i, line in enumerate(lines) if _norm(line) in wanted]
+            headings = _headline_headings(text, data["headlines"])
         if not headings:
             return [("", text)]
-        starts = [0] + [h.line for h in headings if h.line > 0]
-        owners: list[Heading | None] = [None] + [h for h in headings if h.line > 0]
-        if headings[0].line == 0:
-            owners[0] = headings[0]
+        lines = text.split("\n")
+        found = cut_at_headings(text, headings=headings)
         out: list[tuple[str, str]] = []
-        trail: list[Heading] = []
         pending = ""
-        for index, start in enumerate(starts):
-            end = starts[index + 1] if index + 1 < len(starts) else len(lines)
-            heading = owners[index]
-            if heading is not None:
-                trail = [h for h in trail if h.level < heading.level] + [heading]
-            body = "\n".join(lines[start:end]).strip()
+        for index, section in enumerate(found):
+            body = "\n".join(lines[section.start : section.end]).strip()
             pending = f"{pending}\n\n{body}".strip() if pending else body
-            if count_tokens(pending) < self.min_section_tokens and index + 1 < len(starts):
-                continue  # a heading with almost no body travels with the next section
-            out.append((" > ".join(h.title for h in trail), pending))
+            if count_tokens(pending) < self.min_section_tokens and index + 1 < len(found):
+                continue
+            out.append((" > ".join(section.path), pending))
             pending = ""
         return [(path, body) for path, body in out if body]
+
+
+def _headline_headings(text: str, headlines: Sequence[str]) -> list[Heading]:
+    """The lines an LLM named as headlines, as level-1 headings (a document without structure)."""
+    wanted = {_norm(h) for h in headlines}
+    return [Heading(1, _bare(line), i) for i, line in enumerate(text.split("\n")) if _norm(line) in wanted]
 
 
 def _bare(line: str) -> str:

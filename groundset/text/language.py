@@ -18,9 +18,12 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from .scripts import HAN, HANGUL, KANA
+
 __all__ = [
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
+    "NOUN_CAPITALISING",
     "Languages",
     "detect_language",
     "language_code",
@@ -39,6 +42,8 @@ LANGUAGES = (
     "sr", "bg", "ru", "uk", "el", "tr", "hu", "ro", "ca", "et", "lv", "lt", "id", "ms", "vi", "th", "zh",
     "ja", "ko", "ar", "he", "fa", "hi", "bn", "ta", "te", "ur",
 )  # fmt: skip
+# Languages that capitalise every noun: a capital marks a noun there, not a name.
+NOUN_CAPITALISING = frozenset({"de", "lb"})
 SAMPLE_CHARS = 6000  # raw prefix looked at: detection stays O(1) in the document size
 _MODEL_CHARS = 2000  # cleaned characters given to the model
 _MIN_LETTERS = 20
@@ -48,16 +53,16 @@ _MIN_DISTINCT_WORDS = 3
 
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
 _FENCE = re.compile(r"^ {0,3}(```|~~~).*?(?:^ {0,3}\1[^\n]*$|\Z)", re.DOTALL | re.MULTILINE)
-_NOISE = re.compile(
+# Markup first, then whole tokens; every class stops at the next opener, so a failed match scans no
+# character twice and removal stays linear even in a line without spaces.
+_MARKUP = re.compile(
     r"`[^`\n]*`"  # inline code
-    r"|<[^>\n]*>"  # HTML tags, autolinks
-    r"|\]\([^)\n]*\)"  # link targets
-    r"|\S*(?:://|[_/\\=<>{}$@#|])\S*"  # URLs, paths, identifiers, options
-    r"|\S+\.\S+"  # dotted names: prometheus.yml, v2.0
+    r"|<[^<>\n]*>"  # HTML tags, autolinks
+    r"|\]\([^()\n]*\)"  # link targets
 )
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_KANA = re.compile(r"[\u3041-\u309f\u30a1-\u30fa\u30fd-\u30ff\u31f0-\u31ff\uff66-\uff9d]")
-_HANGUL = re.compile(r"[\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]")
+_TOKEN = re.compile(r"\S+")
+_NOISY = re.compile(r"://|[_/\\=<>{}$@#|]|.\..")  # URLs, paths, identifiers, options, dotted names
+_SCRIPT_RUN = re.compile(rf"(?P<han>[{HAN}]+)|(?P<kana>[{KANA}]+)|(?P<hangul>[{HANGUL}]+)")
 _ASCII_WORD = re.compile(r"[A-Za-z]+")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _ENGLISH = frozenset(
@@ -69,16 +74,36 @@ _ENGLISH = frozenset(
 )
 _ENGLISH_MIN_WORDS = 8
 _ENGLISH_MIN_SHARE = 0.15
-_ALIASES = {"iw": "he", "in": "id", "ji": "yi", "jw": "jv", "nb": "no", "nn": "no", "zxx": DEFAULT_LANGUAGE}
+_ALIASES = {"iw": "he", "in": "id", "ji": "yi", "jw": "jv", "nb": "no", "nn": "no"}
+# ISO 639-2 (bibliographic and terminological) and common 639-3 codes of languages that have a 639-1
+# code; any other three-letter code (und, zxx, mul, ...) is unknown and gets the default.
+_THREE_LETTER = {
+    "eng": "en", "deu": "de", "ger": "de", "fra": "fr", "fre": "fr", "spa": "es", "ita": "it",
+    "por": "pt", "nld": "nl", "dut": "nl", "swe": "sv", "dan": "da", "nor": "no", "nob": "no",
+    "nno": "no", "fin": "fi", "isl": "is", "ice": "is", "pol": "pl", "ces": "cs", "cze": "cs",
+    "slk": "sk", "slo": "sk", "slv": "sl", "hrv": "hr", "srp": "sr", "bos": "bs", "bul": "bg",
+    "rus": "ru", "ukr": "uk", "bel": "be", "ell": "el", "gre": "el", "tur": "tr", "hun": "hu",
+    "ron": "ro", "rum": "ro", "cat": "ca", "est": "et", "lav": "lv", "lit": "lt", "ind": "id",
+    "msa": "ms", "may": "ms", "zsm": "ms", "vie": "vi", "tha": "th", "zho": "zh", "chi": "zh",
+    "cmn": "zh", "jpn": "ja", "kor": "ko", "ara": "ar", "arb": "ar", "heb": "he", "fas": "fa",
+    "per": "fa", "pes": "fa", "hin": "hi", "ben": "bn", "tam": "ta", "tel": "te", "urd": "ur",
+    "ltz": "lb", "afr": "af", "eus": "eu", "baq": "eu", "glg": "gl", "gle": "ga", "cym": "cy",
+    "wel": "cy", "sqi": "sq", "alb": "sq", "mkd": "mk", "mac": "mk", "hye": "hy", "arm": "hy",
+    "kat": "ka", "geo": "ka", "nep": "ne", "mar": "mr", "guj": "gu", "kan": "kn", "mal": "ml",
+    "pan": "pa", "sin": "si", "tgl": "tl", "swa": "sw", "yid": "yi", "epo": "eo", "lat": "la",
+}  # fmt: skip
 
 
 def language_code(value: Any, default: str = DEFAULT_LANGUAGE) -> str:
-    """ISO 639-1 code of a language tag ("en-US", "zh_Hans", "DE" -> "en", "zh", "de"); else ``default``."""
+    """ISO 639-1 code of a language tag ("en-US", "zh_Hans", "DE", "deu" -> "en", "zh", "de", "de");
+    ``default`` for anything else, unknown three-letter codes included."""
     if not isinstance(value, str):
         return default
     code = re.split(r"[-_.@\s]", value.strip().lower(), maxsplit=1)[0]
     if not code.isalpha() or not 2 <= len(code) <= 3:
         return default
+    if len(code) == 3:  # pipelines, stop words and rules are keyed by 639-1 codes
+        return _THREE_LETTER.get(code, default)
     return _ALIASES.get(code, code)
 
 
@@ -91,13 +116,13 @@ def detect_language(text: str, default: str = DEFAULT_LANGUAGE) -> str:
 def _detect(prefix: str, default: str) -> str:
     """Detection of one bounded prefix; cached, because callers ask again about the same chunks."""
     sample = _prose(prefix)
-    by_script = _script(sample)
+    letters = _letters(sample)
+    by_script = _script(sample, letters)
     if by_script:
         return by_script
-    letters = sum(char.isalpha() for char in sample)
     if letters < _MIN_LETTERS or len(set(_WORD.findall(sample[:_MODEL_CHARS]))) < _MIN_DISTINCT_WORDS:
         return default  # too little (or too repetitive) to tell
-    if _plainly_english(sample):
+    if _plainly_english(sample, letters):
         return "en"
     code, confidence = _identifier().classify(sample[:_MODEL_CHARS])
     return language_code(code, default) if confidence >= _MIN_CONFIDENCE else default
@@ -118,24 +143,36 @@ def languages_of(texts: Sequence[str], lang: Languages = None) -> list[str]:
 
 def script_language(text: str) -> str | None:
     """zh, ja or ko when the text is mostly CJK script, else None: the cheap check for short text."""
-    return _script(text[:SAMPLE_CHARS])
+    sample = text[:SAMPLE_CHARS]
+    return _script(sample, _letters(sample))
 
 
 def _prose(prefix: str) -> str:
     """The prefix without front matter, code, markup, URLs and identifiers."""
     sample = _FRONT_MATTER.sub("", prefix)
     sample = _FENCE.sub(" ", sample)
-    return _NOISE.sub(" ", sample)
+    sample = _MARKUP.sub(" ", sample)
+    return _TOKEN.sub(_drop_noisy, sample)
 
 
-def _script(sample: str) -> str | None:
-    han = len(_HAN.findall(sample))
-    kana = len(_KANA.findall(sample))
-    hangul = len(_HANGUL.findall(sample))
+def _drop_noisy(token: re.Match[str]) -> str:
+    """One token, or a space if it is a URL, path, identifier, option or dotted name: one scan each."""
+    return " " if _NOISY.search(token[0]) else token[0]
+
+
+def _letters(sample: str) -> int:
+    return sum(char.isalpha() for char in sample)
+
+
+def _script(sample: str, letters: int) -> str | None:
+    """The CJK language of a sample with ``letters`` letters, by counting each script's characters."""
+    counts = {"han": 0, "kana": 0, "hangul": 0}
+    for run in _SCRIPT_RUN.finditer(sample):
+        counts[run.lastgroup or ""] += run.end() - run.start()
+    han, kana, hangul = counts["han"], counts["kana"], counts["hangul"]
     cjk = han + kana + hangul
     if cjk < _MIN_CJK:
         return None
-    letters = sum(char.isalpha() for char in sample)
     if cjk < 0.25 * letters:  # a CJK character carries about as much as a Latin word
         return None
     if hangul >= 0.5 * cjk:
@@ -145,12 +182,11 @@ def _script(sample: str) -> str | None:
     return "zh"
 
 
-def _plainly_english(sample: str) -> bool:
+def _plainly_english(sample: str, letters: int) -> bool:
     """ASCII words of which a good share are English function words: no model needed."""
     words = _ASCII_WORD.findall(sample)
     if len(words) < _ENGLISH_MIN_WORDS:
         return False
-    letters = sum(char.isalpha() for char in sample)
     if sum(len(word) for word in words) < 0.97 * letters:
         return False  # accented or non-Latin letters: let the model decide
     english = sum(word.lower() in _ENGLISH for word in words)

@@ -8,6 +8,7 @@ sections and, from there, words in generated questions.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from markdown_it.token import Token
@@ -21,6 +22,7 @@ __all__ = [
     "Section",
     "Table",
     "code_blocks",
+    "fit_title",
     "list_items",
     "markdown_headings",
     "rst_headings",
@@ -31,6 +33,7 @@ __all__ = [
 ]
 
 _RST_UNDERLINE = re.compile(r"^([=\-`:'\"~^_*+#<>])\1{2,}\s*$")
+_LINK = re.compile(r"!?\[([^\]\n]*)\]\([^)\n]*\)")
 _MAX_TITLE = 200
 
 
@@ -85,11 +88,13 @@ def inline_text(token: Token, *, code_spans: bool = False) -> str:
 
 def markdown_headings(text: str, *, max_title: int | None = _MAX_TITLE) -> list[Heading]:
     """ATX and Setext headings per CommonMark, outside code, quotes and lists, with clean titles
-    (cut to ``max_title`` characters)."""
+    (cut to ``max_title`` characters, see ``fit_title``)."""
     found = _headings(text)
     if max_title is None:
         return list(found)
-    return [h if len(h.title) <= max_title else replace(h, title=h.title[:max_title]) for h in found]
+    return [
+        h if len(h.title) <= max_title else replace(h, title=fit_title(h.title, max_title)) for h in found
+    ]
 
 
 @memo(max_chars=8_000_000)
@@ -133,10 +138,15 @@ def structural_headings(text: str, fmt: str) -> list[Heading]:
     return []
 
 
-def sections(text: str, fmt: str = "markdown") -> list[Section]:
-    """The document cut at its headings: the text before the first one (if any), then one per heading."""
+def sections(text: str, fmt: str = "markdown", *, headings: Sequence[Heading] | None = None) -> list[Section]:
+    """The document cut at its headings: the text before the first one (if any), then one per heading.
+
+    ``headings`` (in line order) replace the structural ones: the splitter passes the headlines an LLM
+    found in a document without structure, and gets the same heading paths.
+    """
     line_count = text.count("\n") + 1
-    headings = structural_headings(text, fmt)
+    if headings is None:
+        headings = structural_headings(text, fmt)
     out: list[Section] = []
     if not headings or headings[0].line > 0:
         out.append(Section((), 0, 0, headings[0].line if headings else line_count))
@@ -149,7 +159,11 @@ def sections(text: str, fmt: str = "markdown") -> list[Section]:
 
 
 def code_blocks(text: str) -> list[CodeBlock]:
-    """Fenced and indented code blocks, with the fence's info string."""
+    """Fenced and indented code blocks, with the fence's info string.
+
+    No pipeline stage reads these yet: they are kept for answer-first questions about a code block
+    (review issue 17), and their tests pin the parse they will rely on.
+    """
     return [
         CodeBlock(token.content, token.info.strip(), token.map[0] if token.map else 0)
         for token in parse(text, headings_only=True)
@@ -158,7 +172,10 @@ def code_blocks(text: str) -> list[CodeBlock]:
 
 
 def tables(text: str) -> list[Table]:
-    """Pipe tables as rows of plain cell texts (header row first)."""
+    """Pipe tables as rows of plain cell texts (header row first).
+
+    No pipeline stage reads these yet: kept for answer-first questions about a table (review issue 17).
+    """
     found: list[Table] = []
     rows: list[tuple[str, ...]] = []
     cells: list[str] | None = None
@@ -179,7 +196,11 @@ def tables(text: str) -> list[Table]:
 
 
 def list_items(text: str) -> list[ListItem]:
-    """Every list item with its own text (nested lists give items of their own), in reading order."""
+    """Every list item with its own text (nested lists give items of their own), in reading order.
+
+    No pipeline stage reads these yet: kept, with code blocks and tables, as the structure answer-first
+    questions (review issue 17) can be asked about.
+    """
     tokens = parse(text)
     found: list[ListItem] = []
     stack: list[tuple[bool, int, list[str]]] = []  # (ordered, line, texts) of the open items
@@ -199,7 +220,13 @@ def list_items(text: str) -> list[ListItem]:
     return sorted(found, key=lambda item: item.line)
 
 
+def fit_title(text: str, max_title: int = _MAX_TITLE) -> str:
+    """One line of at most ``max_title`` characters; an ellipsis says it was cut, so a reader of a
+    document title or chunk section never takes the cut words for the whole title."""
+    text = " ".join(text.split())
+    return text if len(text) <= max_title else text[: max_title - 1] + "…"
+
+
 def _clean_rst(title: str) -> str:
-    title = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", title)  # links -> their text
-    title = title.replace("`", "").replace("**", "").strip()
-    return " ".join(title.split())[:_MAX_TITLE]
+    """An rst title may still hold Markdown-style links and markup (Markdown titles come parsed)."""
+    return fit_title(_LINK.sub(r"\1", title).replace("`", "").replace("**", ""))

@@ -28,7 +28,7 @@ from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-__all__ = ["Segment", "heading_inlines", "inline_segments", "memo", "parse", "strip_attributes"]
+__all__ = ["YAML_KEY", "Segment", "heading_inlines", "inline_segments", "memo", "parse", "strip_attributes"]
 
 _SLICE = 4096  # inline text is parsed in slices of at most this many characters
 _NORMAL_COST = 1.6  # estimated work per character up to which a slice always gets the full parser
@@ -40,7 +40,8 @@ _NOT_TERMINATORS = str.maketrans("", "", "\n!#$%&*+-:<=>@[\\]^_`{}~")
 _ATTRIBUTE = re.compile(r"""([#.])([^\s{}#."'=]+)|([^\s{}"'=]+)=("[^"]*"|'[^']*'|[^\s{}"']+)|(-)|(\s+)""")
 _MAX_ATTRIBUTES = 300
 _TASKS = ("[ ] ", "[x] ", "[X] ")
-_YAML_KEY = re.compile(r"[A-Za-z_][\w.-]*[ \t]*:")
+# A YAML mapping key: a "---" block is front matter only if it starts with one, here and in the loader.
+YAML_KEY = re.compile(r"[A-Za-z_][\w.-]*[ \t]*:")
 
 Segment = tuple[str, bool]  # (text, is inline code)
 
@@ -66,7 +67,7 @@ def _metadata_only(rule: Callable[..., bool]) -> Callable[..., bool]:
     ``---`` / ``Title`` / ``---`` stays a thematic break and a Setext heading."""
 
     def front_matter(state: StateBlock, start: int, end: int, silent: bool) -> bool:
-        if start != 0 or end < 2 or not _YAML_KEY.match(state.src, state.bMarks[1] + state.tShift[1]):
+        if start != 0 or end < 2 or not YAML_KEY.match(state.src, state.bMarks[1] + state.tShift[1]):
             return False
         return rule(state, start, end, silent)
 

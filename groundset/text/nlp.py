@@ -4,9 +4,9 @@ One pipeline per language, built once and never downloaded: the tokenizer of an 
 pipeline when there is one, else ``spacy.blank(lang)``. Chinese is segmented by jieba (a dependency;
 its dictionary ships in its wheel); Japanese by SudachiPy when the ``ja`` extra is installed, and
 otherwise by runs of one script (kanji, hiragana, katakana, Latin, digits). Languages spaCy has no
-tokenizer for, or whose tokenizer needs a library that is missing, use ``spacy.blank("xx")``. Every
-pipeline ends in a sentencizer that knows 。！？ as well as . ! ?; ``split_sentences`` (sentences.py)
-applies the same terminals with per-language abbreviation rules, without tokenising whole texts.
+tokenizer for, or whose tokenizer needs a library that is missing, use ``spacy.blank("xx")``. The
+pipelines only tokenise: sentences come from ``split_sentences`` (sentences.py), which applies
+per-language abbreviation rules without tokenising whole texts.
 """
 
 from __future__ import annotations
@@ -21,11 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from .language import detect_language, language_code
+from .scripts import HIRAGANA, KANJI, KATAKANA
 
 __all__ = [
-    "SENTENCE_TERMINALS",
     "UNSEGMENTED",
-    "is_stop",
     "pipeline",
     "stop_words",
     "token_lists",
@@ -35,8 +34,6 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-# . ! ? 。 ！ ？ ｡ ． ‼ ⁇
-SENTENCE_TERMINALS = tuple(".!?\u3002\uff01\uff1f\uff61\uff0e\u203c\u2047")
 # Written without spaces between words: tokens need a segmenter, phrases join without spaces.
 UNSEGMENTED = frozenset({"zh", "ja", "th", "lo", "km", "my", "bo"})
 _TRAINED = ("{}_core_web_sm", "{}_core_news_sm", "{}_core_web_md", "{}_core_news_md")
@@ -47,16 +44,19 @@ _NOT_TOKENIZER = [
 ]  # fmt: skip
 _SPACY_CODES = {"no": "nb"}
 _MAX_LENGTH = 50_000_000  # blank tokenizers keep no per-token model state; spaCy's 1M cap is for parsers
-_KANJI = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005\u3006\u30f5\u30f6"
-_HIRAGANA = "\u3041-\u309f"
-_KATAKANA = "\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff\uff66-\uff9f"
+_PIPELINES = 32  # cached pipelines: a few languages per corpus, each built once
 # A word of any alphabet (inner . _ - ' joiners), a number, or one breaking character.
 _SPACED_TOKEN = re.compile(r"([^\W\d_][^\W_]*(?:[._'\u2019-][^\W_]+)*)|\d[\w.]*|[^\s\w]|_|\n")
 _ELISION = re.compile(r"(?:[cdjlmnst]|qu|jusqu|lorsqu|puisqu|quoiqu)['\u2019](?=\w)", re.IGNORECASE)
 _ELIDING = frozenset({"fr", "it", "ca"})  # "l'alerte": the article is a stop word, the noun a candidate
+# Negative endings that close a hiragana run ("圧縮されない" -> 圧縮 され ない): a token of their own,
+# so the judge sees the negation. Not "なければならない" (must), "かもしれない" (may), "はず", "まず".
+_JA_NEGATION = (
+    rf"(?:(?<!なら)(?<!しれ)ない|(?<!なり)(?<!しれ)ません|(?<!なら)なかった|(?<![はま])ず)(?![{HIRAGANA}])"
+)
 _SCRIPT_RUN = re.compile(
-    rf"[{_KANJI}]+|[{_HIRAGANA}]+|[{_KATAKANA}]+|\d+(?:[.,]\d+)*"
-    rf"|[^\W\d_{_KANJI}{_HIRAGANA}{_KATAKANA}]+(?:[._'\u2019-][^\W_{_KANJI}{_HIRAGANA}{_KATAKANA}]+)*|\S"
+    rf"[{KANJI}]+|[{HIRAGANA}]+?(?={_JA_NEGATION})|{_JA_NEGATION}|[{HIRAGANA}]+|[{KATAKANA}]+|\d+(?:[.,]\d+)*"
+    rf"|[^\W\d_{KANJI}{HIRAGANA}{KATAKANA}]+(?:[._'\u2019-][^\W_{KANJI}{HIRAGANA}{KATAKANA}]+)*|\S"
 )
 
 
@@ -120,12 +120,8 @@ def stop_words(lang: str) -> frozenset[str]:
     return _stop_words(_spacy_code(lang))
 
 
-def is_stop(word: str, lang: str) -> bool:
-    return word.casefold() in stop_words(lang)
-
-
 def pipeline(lang: str) -> Any:
-    """The cached spaCy pipeline for ``lang``: trained tokenizer, blank, or fallback, plus a sentencizer."""
+    """The cached spaCy pipeline for ``lang`` (a tokenizer): trained, blank, or the generic fallback."""
     return _pipeline(_spacy_code(lang))
 
 
@@ -139,12 +135,11 @@ def _stop_words(code: str) -> frozenset[str]:
     return frozenset(word.casefold() for word in _spacy_stop_words(code))
 
 
-@functools.cache
+@functools.lru_cache(maxsize=_PIPELINES)
 def _pipeline(code: str) -> Any:
+    """One pipeline per normalised code; bounded, since unknown two-letter codes each get their own."""
     nlp = _trained(code) or _blank(code)
     nlp.max_length = max(nlp.max_length, _MAX_LENGTH)
-    if not {"sentencizer", "senter", "parser"} & set(nlp.pipe_names):
-        nlp.add_pipe("sentencizer", config={"punct_chars": list(SENTENCE_TERMINALS)})
     return nlp
 
 
@@ -208,7 +203,8 @@ def _chinese() -> Any:
 
 class ScriptRunTokenizer:
     """Japanese without SudachiPy: a token is a run of one script (kanji, hiragana, katakana, Latin,
-    digits) or one other character. Compounds stay whole; particles and endings (hiragana) split off."""
+    digits) or one other character. Compounds stay whole; particles and endings (hiragana) split off,
+    and a negative ending (ない, ません, なかった, ず) is a token of its own, so negation stays visible."""
 
     def __init__(self, vocab: Any) -> None:
         self.vocab = vocab

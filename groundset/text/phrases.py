@@ -21,9 +21,10 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
 
-from .language import Languages, languages_of
+from .language import NOUN_CAPITALISING, Languages, languages_of
 from .nlp import UNSEGMENTED, stop_words, word_runs
 from .plaintext import plain_text
+from .scripts import HAN, HIRAGANA, KANA
 from .sentences import abbreviations, word_set
 
 __all__ = ["PhraseModel"]
@@ -37,9 +38,8 @@ _MIN_THEME_CORPUS = 3
 # A word (with inner . _ - ' joiners: prometheus.yml, key-value, http_requests_total) or one
 # breaking character. Digit-led tokens break phrases too: a pure number is never part of one.
 _TOKEN = re.compile(r"([A-Za-z][A-Za-z0-9]*(?:[._'\u2019-][A-Za-z0-9]+)*)|[0-9][\w.]*|[^\sA-Za-z0-9]|\n")
-_HIRAGANA = re.compile(r"[\u3041-\u309f]+")  # Japanese particles and endings: never inside a phrase
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_NOUN_CAPITALS = frozenset({"de", "lb"})  # languages that capitalise nouns: a phrase ends in a noun
+_HIRAGANA = re.compile(rf"[{HIRAGANA}]+")  # Japanese particles and endings: never inside a phrase
+_UNSPACED = re.compile(rf"[{HAN}{KANA}]")  # Chinese and Japanese: phrases written without spaces
 _S_PLURALS = frozenset({"fr", "es", "pt", "ca"})  # "alertes" and "alerte" share a key
 
 
@@ -103,14 +103,15 @@ def _identity(tokens: list[str]) -> list[str]:
     return tokens
 
 
-def _fold(word: str) -> str:
-    """Lowercase key of one word; simple plurals share the singular key (the surface form stays)."""
-    lower = word.lower()
+def _fold(word: str, lang: str = "en") -> str:
+    """Lowercase key of one word; simple plurals share the singular key (the surface form stays).
+    -ies becomes -y in English only; -s plurals of the ``_S_PLURALS`` languages fold the same way."""
+    lower = word.lower() if lang == "en" else word.casefold()
     if not word[1:].islower() or len(lower) < 4 or lower in _NO_FOLD or not lower.isalpha():
         return lower  # acronyms, CamelCase and identifiers keep their exact form
-    if lower.endswith("ies") and len(lower) > 4:
+    if lang == "en" and lower.endswith("ies") and len(lower) > 4:
         return lower[:-3] + "y"
-    if lower.endswith("s") and not lower.endswith(("ss", "us", "is")):
+    if lower.endswith("s") and not lower.endswith(("ss", "us", "is")):  # not "processus", "analysis"
         return lower[:-1]
     return lower
 
@@ -189,9 +190,9 @@ def _other_info(word: str, lang: str) -> tuple[str, bool, bool]:
     key = word.casefold()
     content = len(word) >= 2 and key not in stop_words(lang) and key not in abbreviations(lang)
     content = content and not (lang == "ja" and _HIRAGANA.fullmatch(word))
-    if lang in _S_PLURALS and len(key) > 3 and key.endswith("s") and not key.endswith("ss") and key.isalpha():
-        key = key[:-1]
-    return key, content, lang not in _NOUN_CAPITALS or word[0].isupper()
+    if lang in _S_PLURALS:
+        key = _fold(word, lang)
+    return key, content, lang not in NOUN_CAPITALISING or word[0].isupper()
 
 
 def _other_candidates(plain: str, lang: str) -> list[tuple[str, str]]:
@@ -384,7 +385,7 @@ def _redundant(key: str, better: str) -> bool:
     """
     if f" {key} " in f" {better} ":
         return True
-    if _CJK.search(key) and key.replace(" ", "") in better.replace(" ", ""):
+    if _UNSPACED.search(key) and key.replace(" ", "") in better.replace(" ", ""):
         return True
     words, other = key.split(" "), better.split(" ")
     if len(words) != 3 or len(other) != 3:

@@ -7,10 +7,10 @@ from markdown-it-py's token stream (``mdparse``), so it agrees with the headings
 from __future__ import annotations
 
 import re
-from html import unescape
 
 from markdown_it.token import Token
 
+from .html import html_text
 from .mdparse import Segment, inline_segments, memo, parse
 
 __all__ = ["plain_text"]
@@ -19,8 +19,6 @@ __all__ = ["plain_text"]
 # a template reference ({{ name }}) left in prose reads as its name.
 _SHORTCODE = re.compile(r"\{\{[<%][^{}\n]{0,400}?[%>]\}\}")
 _TEMPLATE_REF = re.compile(r"\{\{\s*([\w.-]{1,100})\s*\}\}")
-_HIDDEN_OPEN = re.compile(r"<(script|style|pre|textarea|template|svg|noscript)\b", re.IGNORECASE)
-_TAG = re.compile(r"<[A-Za-z/!?][^<>]*>")  # stops at the next "<": linear on unclosed tags
 
 Block = tuple[Segment, ...]
 
@@ -127,43 +125,3 @@ def _front_matter_title(block: str, separator: str) -> str:
         if found and key.rstrip() == "title":
             return value.strip().strip("\"'").strip()
     return ""
-
-
-def html_text(html: str) -> str:
-    """The readable text of an HTML block, on one line: comments, scripts, styles and preformatted
-    code dropped, tags dropped, entities decoded. Linear scans: an unclosed comment or tag costs no more."""
-    text = _without_comments(html)
-    if "<" in text:
-        text = _without_hidden(text)
-        text = _TAG.sub(" ", text)
-    if "&" in text:
-        text = unescape(text)
-    return " ".join(text.split())
-
-
-def _without_comments(text: str) -> str:
-    """Remove ``<!-- ... -->``; an unclosed comment hides the rest, as in a browser."""
-    out: list[str] = []
-    position = 0
-    while (start := text.find("<!--", position)) != -1:
-        out.append(text[position:start])
-        end = text.find("-->", start + 4)
-        if end == -1:
-            return "".join(out)
-        position = end + 3
-    out.append(text[position:])
-    return "".join(out)
-
-
-def _without_hidden(text: str) -> str:
-    """Remove script, style and preformatted elements with their content (unclosed: to the end)."""
-    out: list[str] = []
-    position = 0
-    while opened := _HIDDEN_OPEN.search(text, position):
-        out.append(text[position : opened.start()])
-        closed = re.compile(rf"</{opened.group(1)}\s*>", re.IGNORECASE).search(text, opened.end())
-        if closed is None:
-            return "".join(out)
-        position = closed.end()
-    out.append(text[position:])
-    return "".join(out)

@@ -1,10 +1,10 @@
 """Prose to sentences, for the offline (no LLM) extractors, the judges and the generator.
 
 Splits plain text (run ``plain_text`` first on markup); linear in the input size. The terminals are
-those of the spaCy pipelines' sentencizer (nlp.py): . ! ? and the CJK 。！？. A CJK terminal always
-ends a sentence; a Latin one needs whitespace after it, and a period is checked against the
-language's abbreviations ("e.g.", "z. B.", "bzw.", "M.", "p. ej."), initials and numbers. The
-sentencizer itself is not run here: it would tokenise every text (seconds per megabyte) only to split
+``SENTENCE_TERMINALS``: . ! ? ‼ ⁇ and the CJK 。！？｡．. A CJK terminal always ends a sentence (the
+full-width period not between digits); a Latin one needs whitespace after it, and a period is checked
+against the language's abbreviations ("e.g.", "z. B.", "bzw.", "M.", "p. ej."), initials and numbers.
+spaCy's sentencizer is not used: it would tokenise every text (seconds per megabyte) only to split
 after every period, which these rules would then have to undo.
 """
 
@@ -15,24 +15,32 @@ import re
 from dataclasses import dataclass
 
 from .language import detect_language, language_code
+from .scripts import CJK
 
-__all__ = ["abbreviations", "split_sentences", "word_set"]
+__all__ = ["SENTENCE_TERMINALS", "abbreviations", "split_sentences", "word_set"]
 
 
 def word_set(words: str) -> frozenset[str]:
     return frozenset(words.split())
 
 
+# . ! ? ‼ ⁇ end a sentence only before whitespace (a period only after a real word), or, in CJK text,
+# the marks ! ? ‼ ⁇ also right before a CJK character.
+_MARKS = "!?\u203c\u2047"
+_SPACED = "." + _MARKS
+# CJK terminals end a sentence wherever they are: 。 ！ ？ ｡, and ． unless between digits (３．１４).
+_CJK_ALWAYS = "\u3002\uff01\uff1f\uff61"
+_FULL_STOP = "\uff0e"
+SENTENCE_TERMINALS = tuple(_SPACED + _CJK_ALWAYS + _FULL_STOP)
 _CLOSERS = "\"'\u2019\u201d)\\]\u300d\u300f\uff09\u3011\u300b"
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 # A boundary candidate: terminal punctuation, optional closing quotes/brackets, then whitespace.
-_BOUNDARY = re.compile(rf"[.!?]+[{_CLOSERS}]*\s+")
-# In a line with CJK text, also a CJK terminal (no space needed) or ! ? right before CJK text.
-_HAS_CJK = re.compile(rf"[{_CJK}]")
+_BOUNDARY = re.compile(rf"[{re.escape(_SPACED)}]+[{_CLOSERS}]*\s+")
+# In a line with CJK text or terminals, also a CJK terminal (no space needed) or ! ? right before CJK.
+_HAS_CJK = re.compile(rf"[{CJK}{_CJK_ALWAYS}{_FULL_STOP}]")
 _CJK_BOUNDARY = re.compile(
-    rf"(?P<cjk>(?:[\u3002\uff01\uff1f\uff61]|(?<![0-9\uff10-\uff19])\uff0e)+[{_CLOSERS}]*\s*"
-    rf"|[!?]+[{_CLOSERS}]*(?=[{_CJK}]))"
-    rf"|[.!?]+[{_CLOSERS}]*\s+"
+    rf"(?P<cjk>(?:[{_CJK_ALWAYS}]|(?<![0-9\uff10-\uff19]){_FULL_STOP})+[{_CLOSERS}]*\s*"
+    rf"|[{re.escape(_MARKS)}]+[{_CLOSERS}]*(?=[{CJK}]))"
+    rf"|[{re.escape(_SPACED)}]+[{_CLOSERS}]*\s+"
 )
 _MAX_TOKEN = 40
 _OPENING_CHARS = "\"'(\u2018\u201c\u201e\u00ab[`*_\u00bf\u00a1"
