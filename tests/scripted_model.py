@@ -17,6 +17,7 @@ from groundset.personas import PersonaInput, PersonaPrompt
 from groundset.text.plaintext import plain_text
 
 from .openai_stub import Reply
+from .verdicts import for_keys, judged_keys
 
 
 def scripted(body: dict[str, Any]) -> Reply | None:
@@ -34,21 +35,16 @@ def scripted(body: dict[str, Any]) -> Reply | None:
             return [s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()]
 
         return Reply.json({"response": split(data["response"]), "reference": split(data["reference"])})
-    if set(data) == {"response", "reference"}:  # scoring: both-ways comparison of statements
-        reference_words = set(" ".join(data["reference"]).casefold().split())
-        response_words = set(" ".join(data["response"]).casefold().split())
-        return Reply.json(
-            {
-                "response_supported": [
-                    set(s.casefold().split()) <= reference_words for s in data["response"]
-                ],
-                "reference_covered": [set(s.casefold().split()) <= response_words for s in data["reference"]],
-            }
-        )
+    if {"response", "reference", "judge"} <= set(data):  # scoring: both-ways comparison of statements
+        reference_words = set(" ".join(data["reference"].values()).casefold().split())
+        response_words = set(" ".join(data["response"].values()).casefold().split())
+        supported = {k: set(s.casefold().split()) <= reference_words for k, s in data["response"].items()}
+        covered = {k: set(s.casefold().split()) <= response_words for k, s in data["reference"].items()}
+        return Reply.json(for_keys(judged_keys(data), {**supported, **covered}))
     if {"answer", "contexts"} <= set(data):  # scoring: usefulness of each context
         answer = set(data["answer"].casefold().split())
-        useful = [len(answer & set(c.casefold().split())) >= 3 for c in data["contexts"]]
-        return Reply.json({"useful": useful})
+        useful = {k: len(answer & set(c.casefold().split())) >= 3 for k, c in data["contexts"].items()}
+        return Reply.json(for_keys(useful, useful))
     if set(data) == {"response"}:  # scoring: the question a response answers
         return Reply.json({"question": data["response"].split(".")[0] + "?", "noncommittal": False})
     if "contexts" in data:
@@ -56,6 +52,5 @@ def scripted(body: dict[str, Any]) -> Reply | None:
         question = f"What do the docs explain about {data['terms'][0]} for a {data['style']} reader?"
         return Reply.json({"question": question, "reference": first})
     if "statements" in data:
-        verdicts = [{"statement": s, "supported": True, "reason": "stated"} for s in data["statements"]]
-        return Reply.json({"verdicts": verdicts})
+        return Reply.json(for_keys(data["statements"], True, "stated"))
     return None

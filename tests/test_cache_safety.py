@@ -25,116 +25,146 @@ from typer.testing import CliRunner
 from groundset.cli import app, main
 from groundset.core import CallCache, CallEngine, PromptOutputError, model_identity
 from groundset.core.aio import on_engine
-from groundset.judges.support import StatementsAndContext, StatementVerdict, SupportPrompt, Verdicts
+from groundset.judges import StatementsAndContext, SupportPrompt, numbered
 from groundset.scoring import ContextPrecision, EvaluationDataset, SingleTurnSample, aevaluate
 from groundset.scoring.metric import Metric, MetricResult
 from groundset.scoring.prompts import (
     CompareStatementsPrompt,
-    Comparison,
     ContextsToJudge,
     ContextUsefulnessPrompt,
     StatementsToCompare,
-    Usefulness,
 )
 
 from .corpora import EXAMPLE_DOCS
 from .openai_stub import Reply
-from .prompts_for_tests import JudgePrompt, Passage
+from .prompts_for_tests import JudgePrompt, Passage, SplitPrompt, Statements
+from .verdicts import keyed
 
 THREE = ContextsToJudge(
     question="Which port does the exporter use?",
     answer="The node exporter listens on port 9100.",
-    contexts=["The node exporter listens on port 9100.", "Grafana draws dashboards.", "Alerts are grouped."],
+    contexts=numbered(
+        ["The node exporter listens on port 9100.", "Grafana draws dashboards.", "Alerts are grouped."]
+    ),
 )
-GOOD = {"useful": [True, False, False]}
-SHORT = {"useful": [True, False]}
+GOOD = keyed([True, False, False])
+SHORT = keyed([True, False])  # no verdict for item 3
+REST = {"3": {"verdict": False, "reason": "not about ports"}}
 
 
 def _human(request: Any) -> str:
     return request.body["messages"][-1]["content"]
 
 
-# -- item 9: validate before caching -------------------------------------------------------------
+def _flags(judged: Any) -> list[bool]:
+    return [v.verdict for v in judged.by_key().values()]
 
 
-async def test_an_answer_failing_validation_is_repaired_and_only_the_repair_is_cached(stub, chat, engine):
-    stub.push(Reply.json(SHORT), Reply.json(GOOD))
+class NonEmptySplit(SplitPrompt):
+    """A prompt with a semantic check the schema cannot express: at least one statement."""
+
+    name = "test.split_nonempty"
+
+    def validate(self, data: Passage, output: Statements) -> str | None:
+        return None if output.statements else "gave no statements; give at least one"
+
+
+# -- item 9: checks before caching ------------------------------------------------------------------
+
+
+async def test_a_missing_item_is_asked_for_alone_and_only_the_merged_answer_is_cached(stub, chat, engine):
+    stub.push(Reply.json(SHORT), Reply.json(REST))
     judged = await ContextUsefulnessPrompt().run(chat, THREE, engine=engine)
-    assert judged.useful == [True, False, False]
+    assert _flags(judged) == [True, False, False]
     assert len(stub.chat_requests) == 2
-    repair = _human(stub.chat_requests[1])
-    assert "gave 2 verdicts for 3 contexts" in repair and "exactly one" in repair
+    repair = stub.chat_requests[1].body
+    assert "item(s) 3" in _human(stub.chat_requests[1])
+    assert repair["response_format"]["json_schema"]["schema"]["required"] == ["3"]  # only the missing one
     assert engine.usage["scoring.context_usefulness"].repairs == 1
     again = await ContextUsefulnessPrompt().run(chat, THREE, engine=engine)
-    assert again == judged and len(stub.chat_requests) == 2  # the repaired answer came from the cache
+    assert again == judged and len(stub.chat_requests) == 2  # the merged answer came from the cache
 
 
-async def test_an_answer_that_stays_invalid_raises_and_nothing_is_cached(stub, chat, engine):
+async def test_an_answer_that_stays_incomplete_raises_and_nothing_is_cached(stub, chat, engine):
     stub.push(Reply.json(SHORT), Reply.json(SHORT))
     with pytest.raises(PromptOutputError) as caught:
         await ContextUsefulnessPrompt().run(chat, THREE, engine=engine)
-    assert "gave 2 verdicts for 3 contexts" in caught.value.error
+    assert "item(s) 3 after one repair request" in caught.value.error
     assert len(engine.cache) == 0
     stub.push(Reply.json(GOOD))
     judged = await ContextUsefulnessPrompt().run(chat, THREE, engine=engine)  # a rerun asks again
-    assert judged.useful == GOOD["useful"] and len(stub.chat_requests) == 3
+    assert _flags(judged) == [True, False, False] and len(stub.chat_requests) == 3
 
 
-async def test_a_metric_nan_from_a_bad_count_is_not_permanent(stub, chat, tmp_path):
-    sample = SingleTurnSample(
-        user_input=THREE.question, retrieved_contexts=THREE.contexts, reference=THREE.answer
-    )
+async def test_a_metric_nan_from_a_miscount_is_not_permanent(stub, chat, tmp_path):
+    contexts = list(THREE.contexts.values())
+    sample = SingleTurnSample(user_input=THREE.question, retrieved_contexts=contexts, reference=THREE.answer)
     dataset = EvaluationDataset([sample])
     stub.always(Reply.json(SHORT))
     first = await aevaluate(dataset, [ContextPrecision(llm=chat)], cache=tmp_path, show_progress=False)
     cell = first.cells[0]["context_precision"]
-    assert math.isnan(cell.value) and "2 verdicts for 3 contexts" in cell.error
+    assert math.isnan(cell.value) and "no usable verdict for item(s) 3" in cell.error
     stub.always(Reply.json(GOOD))
     second = await aevaluate(dataset, [ContextPrecision(llm=chat)], cache=tmp_path, show_progress=False)
     assert second.cells[0]["context_precision"].value == pytest.approx(1.0)
 
 
+async def test_an_answer_failing_validate_is_repaired_and_never_cached(stub, chat, engine):
+    stub.push(Reply.json({"statements": []}), Reply.json({"statements": []}))
+    with pytest.raises(PromptOutputError, match="gave no statements"):
+        await NonEmptySplit().run(chat, Passage(text="One. Two."), engine=engine)
+    assert "gave no statements; give at least one" in _human(stub.chat_requests[1])
+    assert len(engine.cache) == 0
+
+
 async def test_a_bad_answer_cached_by_an_older_version_is_not_replayed(stub, chat, engine, monkeypatch):
-    monkeypatch.setattr(ContextUsefulnessPrompt, "validate", lambda self, data, output: None)
-    stub.push(Reply.json(SHORT))
-    assert (await ContextUsefulnessPrompt().run(chat, THREE, engine=engine)).useful == SHORT["useful"]
+    monkeypatch.setattr(NonEmptySplit, "validate", lambda self, data, output: None)
+    stub.push(Reply.json({"statements": []}))
+    assert (await NonEmptySplit().run(chat, Passage(text="One."), engine=engine)).statements == []
     monkeypatch.undo()
-    stub.push(Reply.json(GOOD))
-    assert (await ContextUsefulnessPrompt().run(chat, THREE, engine=engine)).useful == GOOD["useful"]
+    stub.push(Reply.json({"statements": ["One."]}))
+    assert (await NonEmptySplit().run(chat, Passage(text="One."), engine=engine)).statements == ["One."]
     assert len(stub.chat_requests) == 2
-    assert (await ContextUsefulnessPrompt().run(chat, THREE, engine=engine)).useful == GOOD["useful"]
+    assert (await NonEmptySplit().run(chat, Passage(text="One."), engine=engine)).statements == ["One."]
     assert len(stub.chat_requests) == 2  # the fresh answer replaced the bad one
 
 
-def test_the_count_checks_name_the_problem_and_the_fix():
-    usefulness = ContextUsefulnessPrompt()
-    assert usefulness.validate(THREE, Usefulness(useful=[True] * 3)) is None
-    assert usefulness.validate(THREE, Usefulness(**SHORT)) == (
-        "gave 2 verdicts for 3 contexts; give exactly one true or false per context, in order"
+def test_the_checks_name_the_missing_items():
+    assert ContextUsefulnessPrompt()._checked(THREE, json.dumps(SHORT)) == (
+        None,
+        "no usable verdict for item(s) 3",
     )
-    compare = CompareStatementsPrompt()
-    pair = StatementsToCompare(response=["a", "b"], reference=["c"])
+    pair = StatementsToCompare(response=numbered(["a", "b"], "r"), reference=numbered(["c"], "g"))
+    _, problem = CompareStatementsPrompt()._checked(
+        pair, json.dumps({**keyed([True], "r"), "g1": {"verdict": 1}})
+    )
+    assert problem == "no usable verdict for item(s) r2"  # g1: 1 reads as true
+    data = StatementsAndContext(statements=numbered(["x is y.", "z is w."]), context="x is y.")
     assert (
-        compare.validate(pair, Comparison(response_supported=[True, False], reference_covered=[True])) is None
+        SupportPrompt()._checked(data, '{"verdicts": [true, true]}')[1]
+        == "no usable verdict for item(s) 1, 2"
     )
-    problem = compare.validate(pair, Comparison(response_supported=[True], reference_covered=[True, True]))
-    assert "1 verdicts for 2 response statements" in problem
-    assert "2 verdicts for 1 reference statements" in problem
-    support = SupportPrompt()
-    data = StatementsAndContext(statements=["x is y.", "z is w."], context="x is y.")
-    one = Verdicts(verdicts=[StatementVerdict(statement="x is y.", supported=True)])
-    assert "gave 1 verdicts for 2 statements" in support.validate(data, one)
 
 
 @pytest.mark.parametrize("count", [0, 1, 3])
-def test_the_offline_forms_pass_their_own_checks(count):
+def test_the_offline_forms_answer_every_key(count):
     texts = ["The exporter listens on port 9100.", "Grafana draws dashboards.", "Blocks are kept."][:count]
-    judge = ContextsToJudge(question="q?", answer="port 9100", contexts=texts)
-    assert ContextUsefulnessPrompt().validate(judge, ContextUsefulnessPrompt().offline(judge)) is None
-    pair = StatementsToCompare(response=texts, reference=texts[:1])
-    assert CompareStatementsPrompt().validate(pair, CompareStatementsPrompt().offline(pair)) is None
-    data = StatementsAndContext(statements=texts, context="The exporter listens on port 9100.")
-    assert SupportPrompt().validate(data, SupportPrompt().offline(data)) is None
+    prompts_and_inputs = [
+        (
+            ContextUsefulnessPrompt(),
+            ContextsToJudge(question="q?", answer="port 9100", contexts=numbered(texts)),
+        ),
+        (
+            CompareStatementsPrompt(),
+            StatementsToCompare(response=numbered(texts, "r"), reference=numbered(texts[:1], "g")),
+        ),
+        (
+            SupportPrompt(),
+            StatementsAndContext(statements=numbered(texts), context="The exporter listens on port 9100."),
+        ),
+    ]
+    for prompt, data in prompts_and_inputs:
+        assert tuple(prompt.offline(data).by_key()) == prompt.keys(data)
 
 
 # -- item 9: prompt names in the cache, migration, CLI -------------------------------------------
@@ -263,14 +293,14 @@ async def test_a_new_caller_after_the_last_waiter_cancelled_gets_a_fresh_answer(
     engine = CallEngine(cache=tmp_path / "cache")
 
     async def scenario() -> bytes:
-        started = asyncio.Event()
+        started, wound_down = asyncio.Event(), asyncio.Event()
 
         async def slow_to_stop() -> bytes:
             started.set()
             try:
                 await asyncio.sleep(10)
             except asyncio.CancelledError:
-                await asyncio.sleep(0.3)  # e.g. closing a connection takes a moment
+                await wound_down.wait()  # e.g. closing a connection takes a moment
                 raise
             return b"never"
 
@@ -282,7 +312,9 @@ async def test_a_new_caller_after_the_last_waiter_cancelled_gets_a_fresh_answer(
         first.cancel()
         with pytest.raises(asyncio.CancelledError):
             await first
-        return await engine.cached("k", "s", quick, "chat")  # the old task is still winding down
+        answer = await engine.cached("k", "s", quick, "chat")  # the old task is still winding down
+        wound_down.set()
+        return answer
 
     assert await on_engine(scenario()) == b"fresh"
     assert engine.cache.get("k") == b"fresh"
@@ -292,31 +324,40 @@ async def test_an_old_shared_task_finishing_late_does_not_evict_the_new_one(tmp_
     engine = CallEngine(cache=False)
 
     async def scenario() -> list[bytes]:
-        release = asyncio.Event()
+        started, new_started, release = asyncio.Event(), asyncio.Event(), asyncio.Event()
+        let_old_finish, old_finished = asyncio.Event(), asyncio.Event()
         calls = 0
 
         async def stubborn() -> bytes:
+            started.set()
             try:
                 await asyncio.sleep(10)
             except asyncio.CancelledError:
-                await asyncio.sleep(0.1)
+                await let_old_finish.wait()
                 raise
+            finally:
+                old_finished.set()
             return b"never"
 
         async def slow_new() -> bytes:
             nonlocal calls
             calls += 1
+            new_started.set()
             await release.wait()
             return b"new"
 
         first = asyncio.ensure_future(engine.cached("k", "s", stubborn, "chat"))
-        await asyncio.sleep(0.01)
+        await started.wait()
         first.cancel()
         await asyncio.gather(first, return_exceptions=True)
         second = asyncio.ensure_future(engine.cached("k", "s", slow_new, "chat"))
-        await asyncio.sleep(0.3)  # the old task has finished by now
+        await new_started.wait()
+        let_old_finish.set()
+        await old_finished.wait()
+        for _ in range(5):  # let the old task end and its done callbacks run: they must not evict the new one
+            await asyncio.sleep(0)
         third = asyncio.ensure_future(engine.cached("k", "s", slow_new, "chat"))
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0)  # the third caller joins the second's computation
         release.set()
         results = await asyncio.gather(second, third)
         assert calls == 1  # the third caller shared the second's computation

@@ -18,6 +18,7 @@ from groundset.text.plaintext import plain_text
 from .corpora import EXAMPLE_DOCS, PROMETHEUS_DOCS
 from .openai_stub import Reply
 from .scripted_model import scripted
+from .verdicts import for_keys
 
 EXAMPLES = str(EXAMPLE_DOCS)
 
@@ -152,14 +153,8 @@ def test_unsupported_references_are_rejected_and_regenerated(stub, real_graph, t
     def picky(body):
         """References get a paraphrased tail (so only the LLM verdict can judge them); some are refused."""
         data = json.loads(body["messages"][-1]["content"].removeprefix("Input: "))
-        if "statements" in data and "prometheus" in " ".join(data["statements"]).casefold():
-            return Reply.json(
-                {
-                    "verdicts": [
-                        {"statement": s, "supported": False, "reason": "no"} for s in data["statements"]
-                    ]
-                }
-            )
+        if "statements" in data and "prometheus" in " ".join(data["statements"].values()).casefold():
+            return Reply.json(for_keys(data["statements"], False, "no"))
         reply = scripted(body)
         if "contexts" in data:
             answer = json.loads(reply.content)

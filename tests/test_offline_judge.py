@@ -33,9 +33,9 @@ CONTEXT = (
     ],
 )
 def test_support_needs_matching_negation_numbers_dates_and_names(statement, supported, why):
-    verdict = SupportPrompt().offline(StatementsAndContext(statements=[statement], context=CONTEXT))
-    (only,) = verdict.verdicts
-    assert only.supported is supported, only.reason
+    verdict = SupportPrompt().offline(StatementsAndContext(statements={"1": statement}, context=CONTEXT))
+    (only,) = verdict.by_key().values()
+    assert only.verdict is supported, only.reason
     assert why in only.reason
 
 
@@ -61,12 +61,11 @@ def test_the_issue_example_scores_faithfulness_zero_offline():
 def test_compare_statements_offline_uses_the_same_judge():
     judged = CompareStatementsPrompt().offline(
         StatementsToCompare(
-            response=["Blocks are not kept for 15 days.", "Blocks are kept for 15 days."],
-            reference=["Blocks are kept for 15 days."],
+            response={"r1": "Blocks are not kept for 15 days.", "r2": "Blocks are kept for 15 days."},
+            reference={"g1": "Blocks are kept for 15 days."},
         )
     )
-    assert judged.response_supported == [False, True]
-    assert judged.reference_covered == [True]
+    assert {key: v.verdict for key, v in judged.by_key().items()} == {"r1": False, "r2": True, "g1": True}
     wrong = AnswerCorrectness(weights=(1.0, 0.0)).score(
         SingleTurnSample(
             response="Blocks are never kept for 15 days.", reference="Blocks are kept for 15 days."

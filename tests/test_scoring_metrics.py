@@ -19,9 +19,11 @@ from groundset.scoring import (
     SingleTurnSample,
     evaluate,
 )
+from groundset.scoring.formulas import average_precision
 
 from .corpora import EXAMPLE_DOCS
 from .openai_stub import Reply
+from .verdicts import compared, for_keys, judged_keys, keyed
 
 
 def fake(*answers: dict) -> FakeListChatModel:
@@ -37,15 +39,8 @@ def agreeable_judge(body):
 
     if "atomicity" in data:
         return Reply.json({"response": split(data["response"]), "reference": split(data["reference"])})
-    if "response" in data and "reference" in data:
-        return Reply.json(
-            {
-                "response_supported": [True] * len(data["response"]),
-                "reference_covered": [True] * len(data["reference"]),
-            }
-        )
-    if "statements" in data:
-        return Reply.json({"verdicts": [{"statement": s, "supported": True} for s in data["statements"]]})
+    if "statements" in data or "judge" in data:
+        return Reply.json(for_keys(judged_keys(data)))
     return None
 
 
@@ -67,7 +62,7 @@ SAMPLE = SingleTurnSample(
     [([1, 1, 0, 0], 1.0), ([1, 0, 1, 0], 0.833), ([0, 1, 0, 1], 0.5), ([0, 0, 1, 1], 0.417)],
 )
 def test_context_precision_table(verdicts, expected):
-    model = fake({"useful": [bool(v) for v in verdicts]})
+    model = fake(keyed(verdicts))
     result = ContextPrecision(llm=model).score(SAMPLE)
     assert result.value == pytest.approx(expected, abs=1e-3)
     assert result.trace["useful"] == verdicts
@@ -75,7 +70,7 @@ def test_context_precision_table(verdicts, expected):
 
 def test_context_precision_zero_without_useful_context_and_error_on_wrong_count():
     """No useful context is judged and bad (0); NaN is kept for "cannot be judged"."""
-    nothing_useful = ContextPrecision(llm=fake({"useful": [False] * 4})).score(SAMPLE)
+    nothing_useful = ContextPrecision(llm=fake(keyed([False] * 4))).score(SAMPLE)
     assert nothing_useful.value == 0.0 and nothing_useful.reason == "no useful context"
     nothing_retrieved = ContextPrecision(llm=fake()).score(
         SAMPLE.model_copy(update={"retrieved_contexts": []})
@@ -83,27 +78,27 @@ def test_context_precision_zero_without_useful_context_and_error_on_wrong_count(
     assert nothing_retrieved.value == 0.0
     no_reference = ContextPrecision(llm=fake()).score(SAMPLE.model_copy(update={"reference": " "}))
     assert math.isnan(no_reference.value) and "empty" in no_reference.reason
+    # A judge that answers item 1 only, then in its repair items 2 and 3: item 4 is still missing.
+    stubborn = fake(keyed([True]), {k: v for k, v in keyed([True] * 3).items() if k != "1"})
     result = evaluate(
-        EvaluationDataset([SAMPLE]),
-        [ContextPrecision(llm=fake({"useful": [True]}))],
-        show_progress=False,
-        cache=False,
+        EvaluationDataset([SAMPLE]), [ContextPrecision(llm=stubborn)], show_progress=False, cache=False
     )
     assert math.isnan(result.cells[0]["context_precision"].value)
-    assert "1 verdicts for 4 contexts" in result.cells[0]["context_precision"].error
+    assert (
+        "no usable verdict for item(s) 4 after one repair request"
+        in result.cells[0]["context_precision"].error
+    )
     assert result.aggregate()["context_precision"]["errors"] == 1
+    # When the repair fills the gap, the merged verdicts score: first answer items 1-2, repair 3-4.
+    healed = fake(keyed([True, False]), {"3": {"verdict": True}, "4": {"verdict": False}})
+    assert ContextPrecision(llm=healed).score(SAMPLE).value == pytest.approx(average_precision([1, 0, 1, 0]))
 
 
 def test_faithfulness_formula_and_trace():
     statements = ["Blocks are kept for 15 days.", "Blocks are compressed.", "Blocks live on the moon."]
     model = fake(
         {"response": statements, "reference": ["Blocks are kept for 15 days."]},
-        {
-            "verdicts": [
-                {"statement": s, "supported": ok}
-                for s, ok in zip(statements, [True, True, False], strict=True)
-            ]
-        },
+        keyed([True, True, False]),
     )
     result = Faithfulness(llm=model).score(SAMPLE)
     assert result.value == pytest.approx(2 / 3)
@@ -118,7 +113,7 @@ def test_faithfulness_is_nan_without_statements():
 def test_context_recall_formula():
     model = fake(
         {"response": ["r"], "reference": ["a", "b"]},
-        {"verdicts": [{"statement": "a", "supported": True}, {"statement": "b", "supported": False}]},
+        keyed([True, False]),
     )
     assert ContextRecall(llm=model).score(SAMPLE).value == 0.5
 
@@ -251,7 +246,7 @@ def test_evaluate_and_metrics_commands(tmp_path, capsys, grounded_samples):
 
 
 def _verdicts(*flags: bool) -> dict:
-    return {"verdicts": [{"statement": f"s{i}", "supported": f} for i, f in enumerate(flags)]}
+    return keyed(flags)
 
 
 def test_answer_correctness_blends_f1_and_similarity():
@@ -261,7 +256,7 @@ def test_answer_correctness_blends_f1_and_similarity():
     model = fake(
         {"response": ["A", "B", "C"], "reference": ["A", "B", "D", "E"]},
         # response statements vs reference: TP 2, FP 1; reference statements vs response: FN 2
-        {"response_supported": [True, True, False], "reference_covered": [True, True, False, False]},
+        compared([True, True, False], [True, True, False, False]),
     )
     result = AnswerCorrectness(llm=model, weights=(1.0, 0.0)).score(sample)
     assert result.value == pytest.approx(2 * 2 / (2 * 2 + 1 + 2))  # F1 = 2TP / (2TP + FP + FN)
@@ -269,7 +264,7 @@ def test_answer_correctness_blends_f1_and_similarity():
     blended = AnswerCorrectness(
         llm=fake(
             {"response": ["A"], "reference": ["A"]},
-            {"response_supported": [True], "reference_covered": [True]},
+            compared([True], [True]),
         )
     ).score(SingleTurnSample(response="same words here", reference="same words here"))
     assert blended.value == pytest.approx(1.0, abs=1e-6)
@@ -282,7 +277,7 @@ def test_factual_correctness_modes(mode, expected):
     sample = SingleTurnSample(response="A. B. C.", reference="A. B. D. E.")
     answers = [
         {"response": ["A", "B", "C"], "reference": ["A", "B", "D", "E"]},
-        {"response_supported": [True, True, False], "reference_covered": [True, True, False, False]},
+        compared([True, True, False], [True, True, False, False]),
     ]
     assert FactualCorrectness(llm=fake(*answers), mode=mode).score(sample).value == pytest.approx(expected)
 
@@ -358,7 +353,7 @@ async def test_an_interrupted_run_resumed_with_the_cache_repeats_no_finished_cal
     import asyncio
 
     stub.latency = 0.05
-    stub.on_chat(lambda body: Reply.json({"useful": [True, False, True, False]}))
+    stub.on_chat(lambda body: Reply.json(keyed([True, False, True, False])))
     rows = [SAMPLE.model_copy(update={"user_input": f"Question number {i}?"}) for i in range(40)]
     dataset = EvaluationDataset(rows)
     from groundset.scoring import aevaluate

@@ -22,6 +22,8 @@ from groundset.scoring import (
     SingleTurnSample,
 )
 
+from .verdicts import compared
+
 
 def fake(*answers: dict) -> FakeListChatModel:
     return FakeListChatModel(responses=[json.dumps(a) for a in answers])
@@ -52,7 +54,7 @@ def correctness(weights: tuple[float, float]) -> float:
     """TP 1 (A), FP 0, FN 2 (D, E): precision 1, recall 1/3, F1 0.5; similarity 0.8."""
     llm = fake(
         {"response": ["A"], "reference": ["A", "D", "E"]},
-        {"response_supported": [True], "reference_covered": [True, False, False]},
+        compared([True], [True, False, False]),
     )
     embeddings = TableEmbeddings({RESPONSE: [1.0, 0.0], REFERENCE: unit_at(0.8)})
     metric = AnswerCorrectness(weights=weights, llm=llm, embeddings=embeddings)
@@ -117,7 +119,7 @@ def test_noise_sensitivity_irrelevant_mode_excludes_what_a_relevant_context_back
 def test_factual_precision_of_an_empty_answer_is_zero_not_nan():
     """Kills dropping the reference in precision mode (NaN for a response that claims nothing, which
     the mean then skips, rewarding the empty answer)."""
-    llm = fake({"response": [], "reference": ["A"]}, {"response_supported": [], "reference_covered": [False]})
+    llm = fake({"response": [], "reference": ["A"]}, compared([], [False]))
     result = FactualCorrectness(mode="precision", llm=llm).score(
         SingleTurnSample(response="", reference="A.")
     )

@@ -20,7 +20,6 @@ import functools
 import json
 import os
 import textwrap
-from collections.abc import Callable
 from typing import Any, ClassVar, Generic, Literal, TypeVar, get_args, get_origin, overload
 
 from langchain_core.language_models import BaseChatModel
@@ -28,19 +27,17 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from pydantic import BaseModel
 
 from .aio import on_engine, run_sync
+from .chat_request import send_chat
 from .engine import CallEngine, get_engine
 from .errors import ConfigError, ModelCallError, OfflineUnsupported, PromptOutputError
 from .hashing import canonical_json, stable_hash
 from .models import OfflineLLM, ResolvedModel, model_identity, resolve_llm
 from .structured import (
     Method,
-    bound_for,
     first_method,
-    is_openai_like,
     output_schema,
     parse_answer,
     raw_answer,
-    request_kwargs,
 )
 
 In = TypeVar("In", bound=BaseModel)
@@ -66,10 +63,15 @@ class Prompt(Generic[In, Out]):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         for base in getattr(cls, "__orig_bases__", ()):
-            if get_origin(base) is Prompt:
-                args = get_args(base)
-                if len(args) == 2 and all(isinstance(a, type) and issubclass(a, BaseModel) for a in args):
-                    cls.input_model, cls.output_model = args
+            origin, args = get_origin(base), get_args(base)
+            if not (isinstance(origin, type) and issubclass(origin, Prompt)):
+                continue
+            if not all(isinstance(a, type) and issubclass(a, BaseModel) for a in args):
+                continue
+            if len(args) == 2:
+                cls.input_model, cls.output_model = args
+            elif len(args) == 1 and "output_model" in origin.__dict__:  # e.g. AlignedPrompt[In]
+                cls.input_model = args[0]
         if "name" not in cls.__dict__:
             return  # an abstract intermediate class
         if not hasattr(cls, "input_model"):
@@ -105,39 +107,51 @@ class Prompt(Generic[In, Out]):
         per statement"). A failing answer gets one repair request and is never cached."""
         return None
 
+    def output_model_for(self, data: In) -> type[BaseModel]:
+        """The schema asked for ``data``: the class's output model, or one built for this call (a
+        judge of N items asks for exactly N keyed verdicts)."""
+        return self.output_model
+
     def _checked(self, data: In, raw: str) -> tuple[Out | None, str]:
         """Parse ``raw`` and validate it: (output, "") or (None, what is wrong with it)."""
-        value, problem = parse_answer(self.output_model, raw)
+        value, problem = parse_answer(self.output_model_for(data), raw)
         if value is None:
             return None, problem
         problem = self.validate(data, value)  # type: ignore[arg-type]
         return (value, "") if problem is None else (None, problem)  # type: ignore[return-value]
 
-    def _cached_answer_check(self, data: In) -> Callable[[bytes], bool] | None:
-        """For a stored answer: does it still pass ``validate``? (None: nothing beyond the schema.)"""
-        if type(self).validate is Prompt.validate:
+    def repair_request(self, data: In, raw: str, problem: str) -> tuple[str, type[BaseModel]]:
+        """What to ask after an unusable answer, and the schema of the answer to that request."""
+        return REPAIR_REQUEST.format(problem=problem), self.output_model_for(data)
+
+    def _checked_repair(self, data: In, first_raw: str, raw: str) -> tuple[Out | None, str]:
+        """The answer to the repair request, checked (a prompt that asked for a part merges it here)."""
+        return self._checked(data, raw)
+
+    def _decoded(self, data: In, blob: bytes) -> list[Out] | None:
+        """Stored outputs parsed and validated again, or None when they no longer pass (then the
+        cache entry is dropped and asked again: answers stored before a check existed)."""
+        try:
+            model = self.output_model_for(data)
+            outputs = [model.model_validate(item) for item in json.loads(blob)]
+        except ValueError:
             return None
-
-        def accept(blob: bytes) -> bool:
-            try:
-                outputs = [self.output_model.model_validate(item) for item in json.loads(blob)]
-            except ValueError:
-                return False
-            return all(self.validate(data, out) is None for out in outputs)  # type: ignore[arg-type]
-
-        return accept
+        if all(self.validate(data, out) is None for out in outputs):  # type: ignore[arg-type]
+            return outputs  # type: ignore[return-value]
+        return None
 
     # -- rendering ------------------------------------------------------------------------
     def messages(self, data: In, *, schema_in_text: bool = False) -> list[BaseMessage]:
         """The chat messages sent for ``data`` (system: task, examples; human: the input)."""
         parts = [self.instruction.strip()]
         if schema_in_text:
-            schema = json.dumps(output_schema(self.output_model), indent=1)
+            schema = json.dumps(output_schema(self.output_model_for(data)), indent=1)
             parts.append(
                 "Answer with one JSON object, and nothing else, that follows this JSON schema:\n" + schema
             )
         for i, (ex_in, ex_out) in enumerate(self.examples, 1):
-            parts.append(f"Example {i}\nInput: {ex_in.model_dump_json()}\nOutput: {ex_out.model_dump_json()}")
+            shown = ex_out.model_dump_json(by_alias=True)
+            parts.append(f"Example {i}\nInput: {ex_in.model_dump_json()}\nOutput: {shown}")
         return [SystemMessage("\n\n".join(parts)), HumanMessage(f"Input: {data.model_dump_json()}")]
 
     def fingerprint(self) -> str:
@@ -169,7 +183,7 @@ class Prompt(Generic[In, Out]):
             textwrap.indent(self.instruction.strip(), "  "),
         ]
         for i, (a, b) in enumerate(self.examples, 1):
-            lines.append(f"  example {i}: {a.model_dump_json()} -> {b.model_dump_json()}")
+            lines.append(f"  example {i}: {a.model_dump_json()} -> {b.model_dump_json(by_alias=True)}")
         return "\n".join(lines)
 
     # -- running ---------------------------------------------------------------------------
@@ -225,15 +239,23 @@ class Prompt(Generic[In, Out]):
                 getattr(chat, "temperature", None),
             ]
         )
+        parsed: list[Out] | None = None
+
+        def accept(blob: bytes) -> bool:  # a stored answer is parsed once, here, and reused below
+            nonlocal parsed
+            parsed = self._decoded(data, blob)
+            return parsed is not None
+
         blob = await engine.cached(
-            key,
-            stage,
-            lambda: self._ask(chat, identity, data, n, engine, stage),
-            "chat",
-            label=self.name,
-            accept=self._cached_answer_check(data),
-        )
-        return [self.output_model.model_validate(item) for item in json.loads(blob)]
+            key, stage, lambda: self._ask(chat, identity, data, n, engine, stage), "chat", label=self.name,
+            accept=accept,
+        )  # fmt: skip
+        outputs = parsed if parsed is not None else self._decoded(data, blob)
+        if outputs is None:
+            raise PromptOutputError(
+                self.name, "a shared answer failed its checks", blob.decode("utf-8", "replace")
+            )
+        return outputs
 
     async def _ask(
         self, chat: BaseChatModel, identity: str, data: In, n: int, engine: CallEngine, stage: str
@@ -250,17 +272,18 @@ class Prompt(Generic[In, Out]):
                 method = fallback
                 continue
             engine.structured_methods[identity] = method
-            return json.dumps([o.model_dump(mode="json") for o in outputs]).encode("utf-8")
+            return json.dumps([o.model_dump(mode="json", by_alias=True) for o in outputs]).encode("utf-8")
 
     async def _ask_with(
         self, chat: BaseChatModel, data: In, n: int, engine: CallEngine, stage: str, method: Method
     ) -> list[Out]:
         messages = self.messages(data, schema_in_text=method is Method.JSON_TEXT)
-        answers = await _send(chat, messages, method, self.output_model, n, engine, stage)
+        schema = self.output_model_for(data)
+        answers = await send_chat(chat, messages, method, schema, n, engine, stage)
         while len(answers) < n:  # models that ignore n: ask again for the rest
             more = await asyncio.gather(
                 *(
-                    _send(chat, messages, method, self.output_model, 1, engine, stage)
+                    send_chat(chat, messages, method, schema, 1, engine, stage)
                     for _ in range(n - len(answers))
                 )
             )
@@ -289,56 +312,14 @@ class Prompt(Generic[In, Out]):
         if value is not None:
             return value
         engine.record(stage, repairs=1)
-        retry = [*messages, AIMessage(raw), HumanMessage(REPAIR_REQUEST.format(problem=problem))]
-        (second,) = await _send(chat, retry, method, self.output_model, 1, engine, stage)
+        request, schema = self.repair_request(data, raw, problem)
+        retry = [*messages, AIMessage(raw), HumanMessage(request)]
+        (second,) = await send_chat(chat, retry, method, schema, 1, engine, stage)
         raw2 = raw_answer(second, method)
-        value, problem2 = self._checked(data, raw2)
+        value, problem2 = self._checked_repair(data, raw, raw2)
         if value is None:
             raise PromptOutputError(self.name, problem2, raw2)
         return value
-
-
-async def _send(
-    chat: BaseChatModel,
-    messages: list[BaseMessage],
-    method: Method,
-    output_model: type[BaseModel],
-    n: int,
-    engine: CallEngine,
-    stage: str,
-) -> list[BaseMessage]:
-    """One request; OpenAI-like models get n and the format as per-request kwargs."""
-    if is_openai_like(chat):
-        # The format goes in as raw body fields: the SDK would otherwise re-walk the whole JSON
-        # schema through its typed transforms on every request, its largest per-call cost.
-        body = {**(getattr(chat, "extra_body", None) or {}), **request_kwargs(method, output_model)}
-        kwargs: dict[str, Any] = {"extra_body": body}
-        if n > 1:
-            kwargs["n"] = n
-        client = engine.loop_safe(chat)
-
-        async def send() -> tuple[list[BaseMessage], tuple[int, int] | None]:
-            result = await client.agenerate([messages], **kwargs)
-            generations = result.generations[0]
-            return [g.message for g in generations], _token_counts(result.llm_output, generations)
-    else:
-        runnable = bound_for(chat, method, output_model)
-
-        async def send() -> tuple[list[BaseMessage], tuple[int, int] | None]:
-            message = await runnable.ainvoke(messages)
-            usage = getattr(message, "usage_metadata", None)
-            tokens = (usage["input_tokens"], usage["output_tokens"]) if usage else None
-            return [message], tokens
-
-    return await engine.request(chat, stage, send)
-
-
-def _token_counts(llm_output: dict[str, Any] | None, generations: list[Any]) -> tuple[int, int] | None:
-    usage = (llm_output or {}).get("token_usage") or {}
-    if usage.get("prompt_tokens") is not None:
-        return int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)
-    meta = getattr(generations[0].message, "usage_metadata", None) if generations else None
-    return (meta["input_tokens"], meta["output_tokens"]) if meta else None
 
 
 def _chat_model(model: Any) -> BaseChatModel | None:

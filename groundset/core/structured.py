@@ -115,22 +115,30 @@ def raw_answer(message: BaseMessage, method: Method) -> str:
 _FENCE = re.compile(r"^\s*```(?:json|JSON)?\s*\n?(.*?)\n?\s*```\s*$", re.DOTALL)
 
 
-def parse_answer(output_model: type[BaseModel], raw: str) -> tuple[BaseModel | None, str]:
-    """Parse ``raw`` into ``output_model``; returns (value, "") or (None, what was wrong)."""
+def load_json(raw: str) -> tuple[Any, str]:
+    """The JSON value in a model's answer (code fences and text around one object tolerated):
+    (value, "") or (None, what was wrong)."""
     text = raw.strip()
     fenced = _FENCE.match(text)
     if fenced:
         text = fenced.group(1).strip()
     try:
-        data = json.loads(text)
+        return json.loads(text), ""
     except json.JSONDecodeError as exc:
         start, end = text.find("{"), text.rfind("}")
         if start < 0 or end <= start:
             return None, f"not JSON ({exc.msg} at position {exc.pos})"
         try:
-            data = json.loads(text[start : end + 1])
+            return json.loads(text[start : end + 1]), ""
         except json.JSONDecodeError as inner:
             return None, f"not JSON ({inner.msg} at position {inner.pos})"
+
+
+def parse_answer(output_model: type[BaseModel], raw: str) -> tuple[BaseModel | None, str]:
+    """Parse ``raw`` into ``output_model``; returns (value, "") or (None, what was wrong)."""
+    data, problem = load_json(raw)
+    if problem:
+        return None, problem
     try:
         return output_model.model_validate(data), ""
     except ValidationError as exc:

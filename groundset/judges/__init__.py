@@ -1,5 +1,18 @@
-"""Judging prompts shared by the test-set quality gate and the metrics (one prompt, one paid answer)."""
+"""Judging prompts shared by the test-set quality gate and the metrics (one prompt, one paid answer),
+and the keyed-verdict machinery every list judge uses."""
 
-from .support import StatementsAndContext, StatementVerdict, SupportPrompt, Verdicts
+from .aligned import BATCH_SIZE, AlignedPrompt, Judged, KeyedVerdicts, Verdict, judge, keyed, numbered
+from .support import StatementsAndContext, SupportPrompt
 
-__all__ = ["StatementVerdict", "StatementsAndContext", "SupportPrompt", "Verdicts"]
+__all__ = [
+    "BATCH_SIZE",
+    "AlignedPrompt",
+    "Judged",
+    "KeyedVerdicts",
+    "StatementsAndContext",
+    "SupportPrompt",
+    "Verdict",
+    "judge",
+    "keyed",
+    "numbered",
+]

@@ -2,78 +2,61 @@
 
 The test-set quality gate and the faithfulness-style metrics ask the same question, so they
 share one prompt (and, through the call engine, one paid answer per identical question).
-Offline, the lexical judge in ``lexical`` decides: content words, numbers, names and negation.
+Statements are keyed ("1", "2", ...) and judged one verdict per key (see ``aligned``).
+Offline, the lexical judge in ``text.lexical`` decides: content words, numbers, names and negation.
 """
 
 from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from ..core.prompts import Prompt
 from ..text.lexical import LexicalContext
+from .aligned import AlignedPrompt, KeyedVerdicts, Verdict, keyed, verdicts_of
 
 
 class StatementsAndContext(BaseModel):
-    statements: list[str]
+    statements: dict[str, str] = Field(description="the statements to judge, by key")
     context: str
 
 
-class StatementVerdict(BaseModel):
-    statement: str
-    supported: bool
-    reason: str = Field(default="", description="one short sentence")
-
-
-class Verdicts(BaseModel):
-    verdicts: list[StatementVerdict]
-
-
-class SupportPrompt(Prompt[StatementsAndContext, Verdicts]):
+class SupportPrompt(AlignedPrompt[StatementsAndContext]):
     name = "verdict.support"
+    version = 2
     instruction = (
-        "For each statement, decide whether the context supports it: supported means a careful reader "
-        "could confirm the statement from the context alone, without outside knowledge. A statement that "
-        "adds details the context does not give, or contradicts it, is not supported. Return one verdict "
-        "per statement, in the same order, with the statement copied and a short reason."
+        "For each statement, decide whether the context supports it: supported (true) means a careful "
+        "reader could confirm the statement from the context alone, without outside knowledge. A "
+        "statement that adds details the context does not give, or contradicts it, is not supported "
+        "(false). Answer with one JSON object that has one entry per statement key, each holding the "
+        "verdict and a short reason."
     )
     examples = [
         (
             StatementsAndContext(
-                statements=["The cache keeps entries for one hour.", "The cache is stored on disk."],
+                statements={
+                    "1": "The cache keeps entries for one hour.",
+                    "2": "The cache is stored on disk.",
+                },
                 context="Entries stay in the in-memory cache for 60 minutes and are then evicted.",
             ),
-            Verdicts(
-                verdicts=[
-                    StatementVerdict(
-                        statement="The cache keeps entries for one hour.",
-                        supported=True,
-                        reason="60 minutes is one hour.",
-                    ),
-                    StatementVerdict(
-                        statement="The cache is stored on disk.",
-                        supported=False,
-                        reason="The context says the cache is in memory.",
-                    ),
-                ]
+            keyed(("1", "2")).model_validate(
+                {
+                    "1": Verdict(verdict=True, reason="60 minutes is one hour."),
+                    "2": Verdict(verdict=False, reason="The context says the cache is in memory."),
+                }
             ),
         )
     ]
 
-    def validate(self, data: StatementsAndContext, output: Verdicts) -> str | None:
-        """One verdict per statement: a short list would be misread as all-supported or as NaN."""
-        given, wanted = len(output.verdicts), len(data.statements)
-        if given == wanted:
-            return None
-        return (
-            f"gave {given} verdicts for {wanted} statements; give exactly one verdict per statement, in order"
-        )
+    def keys(self, data: StatementsAndContext) -> tuple[str, ...]:
+        return tuple(data.statements)
 
-    def offline(self, data: StatementsAndContext) -> Verdicts:
+    def batch(self, data: StatementsAndContext, keys: tuple[str, ...]) -> StatementsAndContext:
+        return data.model_copy(update={"statements": {k: data.statements[k] for k in keys}})
+
+    def offline(self, data: StatementsAndContext) -> KeyedVerdicts:
         context = LexicalContext(data.context)
-        verdicts = []
-        for statement in data.statements:
-            verdict = context.judge(statement)
-            verdicts.append(
-                StatementVerdict(statement=statement, supported=verdict.supported, reason=verdict.reason)
-            )
-        return Verdicts(verdicts=verdicts)
+        verdicts = {}
+        for key, statement in data.statements.items():
+            found = context.judge(statement)
+            verdicts[key] = Verdict(verdict=found.supported, reason=found.reason)
+        return verdicts_of(self.keys(data), verdicts)

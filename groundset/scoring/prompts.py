@@ -9,6 +9,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from ..core.prompts import Prompt
+from ..judges.aligned import AlignedPrompt, KeyedVerdicts, Verdict, keyed, verdicts_of
 from ..text.lexical import LexicalContext, content_words, lexical_support
 from ..text.plaintext import plain_text
 from ..text.sentences import split_sentences
@@ -71,102 +72,104 @@ def _sentences(text: str) -> list[str]:
 
 
 class StatementsToCompare(BaseModel):
-    response: list[str] = Field(description="statements of the response")
-    reference: list[str] = Field(description="statements of the reference")
+    response: dict[str, str] = Field(description="statements of the response, keyed r1, r2, ...")
+    reference: dict[str, str] = Field(description="statements of the reference, keyed g1, g2, ...")
+    judge: list[str] | None = Field(default=None, description="the keys to judge now (all when absent)")
 
 
-class Comparison(BaseModel):
-    response_supported: list[bool] = Field(
-        description="per response statement: does the reference support it?"
-    )
-    reference_covered: list[bool] = Field(description="per reference statement: does the response state it?")
-
-
-class CompareStatementsPrompt(Prompt[StatementsToCompare, Comparison]):
+class CompareStatementsPrompt(AlignedPrompt[StatementsToCompare]):
     """Both directions in one call: what the response got right, and what of the reference it covered."""
 
     name = "scoring.compare_statements"
+    version = 2
     instruction = (
-        "Compare two lists of statements. For each response statement, in order, say whether the reference "
-        "statements together support it. For each reference statement, in order, say whether the response "
-        "statements together state it (the same fact, possibly in other words). Use only the two lists."
+        "Compare two lists of statements. For each response statement (keys r1, r2, ...) the verdict is "
+        "true when the reference statements together support it. For each reference statement (keys g1, "
+        "g2, ...) the verdict is true when the response statements together state it (the same fact, "
+        "possibly in other words). Use only the two lists. Answer with one JSON object with one entry per "
+        "key to judge, each holding the verdict and a short reason."
     )
     examples = [
         (
             StatementsToCompare(
-                response=["Blocks are kept for 15 days.", "Blocks are stored on tape."],
-                reference=["Blocks are kept for 15 days.", "Old blocks are deleted."],
+                response={"r1": "Blocks are kept for 15 days.", "r2": "Blocks are stored on tape."},
+                reference={"g1": "Blocks are kept for 15 days.", "g2": "Old blocks are deleted."},
             ),
-            Comparison(response_supported=[True, False], reference_covered=[True, False]),
+            keyed(("r1", "r2", "g1", "g2")).model_validate(
+                {
+                    "r1": Verdict(verdict=True, reason="g1 says the same."),
+                    "r2": Verdict(verdict=False, reason="No reference statement mentions tape."),
+                    "g1": Verdict(verdict=True, reason="r1 says the same."),
+                    "g2": Verdict(verdict=False, reason="The response does not mention deletion."),
+                }
+            ),
         )
     ]
 
-    def validate(self, data: StatementsToCompare, output: Comparison) -> str | None:
-        """One verdict per statement on each side, or the counts behind the scores are wrong."""
-        problems = [
-            f"gave {len(verdicts)} verdicts for {len(statements)} {side} statements"
-            for side, verdicts, statements in (
-                ("response", output.response_supported, data.response),
-                ("reference", output.reference_covered, data.reference),
-            )
-            if len(verdicts) != len(statements)
-        ]
-        if not problems:
-            return None
-        return " and ".join(problems) + "; give exactly one true or false per statement, in order"
+    def keys(self, data: StatementsToCompare) -> tuple[str, ...]:
+        return tuple(data.judge) if data.judge is not None else (*data.response, *data.reference)
 
-    def offline(self, data: StatementsToCompare) -> Comparison:
-        reference = LexicalContext("\n".join(data.reference))
-        response = LexicalContext("\n".join(data.response))
-        return Comparison(
-            response_supported=[reference.judge(s).supported for s in data.response],
-            reference_covered=[response.judge(s).supported for s in data.reference],
-        )
+    def batch(self, data: StatementsToCompare, keys: tuple[str, ...]) -> StatementsToCompare:
+        return data.model_copy(update={"judge": list(keys)})
+
+    def offline(self, data: StatementsToCompare) -> KeyedVerdicts:
+        reference = LexicalContext("\n".join(data.reference.values()))
+        response = LexicalContext("\n".join(data.response.values()))
+        verdicts = {}
+        for key in self.keys(data):
+            side, against = (data.response, reference) if key in data.response else (data.reference, response)
+            found = against.judge(side[key])
+            verdicts[key] = Verdict(verdict=found.supported, reason=found.reason)
+        return verdicts_of(self.keys(data), verdicts)
 
 
 class ContextsToJudge(BaseModel):
     question: str
     answer: str = Field(description="the reference answer, or the response when there is no reference")
-    contexts: list[str]
+    contexts: dict[str, str] = Field(description="the retrieved contexts, by key, in rank order")
 
 
-class Usefulness(BaseModel):
-    useful: list[bool] = Field(description="one verdict per context, in order")
-
-
-class ContextUsefulnessPrompt(Prompt[ContextsToJudge, Usefulness]):
+class ContextUsefulnessPrompt(AlignedPrompt[ContextsToJudge]):
     name = "scoring.context_usefulness"
+    version = 2
     instruction = (
-        "For each numbered context, in order, decide whether it was useful for arriving at the answer to "
-        "the question: useful means it states something the answer relies on. Return exactly one true or "
-        "false per context."
+        "For each context, decide whether it was useful for arriving at the answer to the question: useful "
+        "(true) means it states something the answer relies on. Answer with one JSON object with one entry "
+        "per context key, each holding the verdict and a short reason."
     )
     examples = [
         (
             ContextsToJudge(
                 question="Which port does the node exporter listen on?",
                 answer="It listens on port 9100.",
-                contexts=["The node exporter listens on port 9100 by default.", "Grafana draws dashboards."],
+                contexts={
+                    "1": "The node exporter listens on port 9100 by default.",
+                    "2": "Grafana draws dashboards.",
+                },
             ),
-            Usefulness(useful=[True, False]),
+            keyed(("1", "2")).model_validate(
+                {
+                    "1": Verdict(verdict=True, reason="It states the port."),
+                    "2": Verdict(verdict=False, reason="Dashboards are not the question."),
+                }
+            ),
         )
     ]
 
-    def validate(self, data: ContextsToJudge, output: Usefulness) -> str | None:
-        """One verdict per context: precision is computed by rank, so a missing verdict shifts them all."""
-        if len(output.useful) == len(data.contexts):
-            return None
-        return (
-            f"gave {len(output.useful)} verdicts for {len(data.contexts)} contexts; "
-            "give exactly one true or false per context, in order"
-        )
+    def keys(self, data: ContextsToJudge) -> tuple[str, ...]:
+        return tuple(data.contexts)
 
-    def offline(self, data: ContextsToJudge) -> Usefulness:
-        verdicts = []
-        for context in data.contexts:
-            words = set(content_words(plain_text(context)))
-            verdicts.append(lexical_support(data.answer, words) >= OFFLINE_USEFUL)
-        return Usefulness(useful=verdicts)
+    def batch(self, data: ContextsToJudge, keys: tuple[str, ...]) -> ContextsToJudge:
+        return data.model_copy(update={"contexts": {k: data.contexts[k] for k in keys}})
+
+    def offline(self, data: ContextsToJudge) -> KeyedVerdicts:
+        verdicts = {}
+        for key, context in data.contexts.items():
+            share = lexical_support(data.answer, set(content_words(plain_text(context))))
+            verdicts[key] = Verdict(
+                verdict=share >= OFFLINE_USEFUL, reason=f"{share:.0%} of the answer's words"
+            )
+        return verdicts_of(self.keys(data), verdicts)
 
 
 class ResponseToQuestion(BaseModel):

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..core.engine import CallEngine, get_engine
+from ..judges.aligned import judge, numbered
 from ..judges.support import StatementsAndContext, SupportPrompt
 from ..samples.testset import TestsetSample
 from ..text.lexical import content_words, lexical_support
@@ -48,13 +49,13 @@ class QualityGate:
             return (
                 None  # every statement is (nearly) word for word in the contexts: supported, no call needed
             )
-        verdicts = await self.prompt.run(
-            self.llm,
-            StatementsAndContext(statements=statements, context="\n\n".join(sample.reference_contexts)),
-            engine=self.engine or get_engine(),
-            stage="quality.support",
+        data = StatementsAndContext(
+            statements=numbered(statements), context="\n\n".join(sample.reference_contexts)
         )
-        if not verdicts.verdicts or not all(v.supported for v in verdicts.verdicts):
+        judged = await judge(
+            self.prompt, self.llm, data, engine=self.engine or get_engine(), stage="quality.support"
+        )
+        if not all(judged.flags(tuple(data.statements))):
             return "reference not supported by its contexts"
         return None
 

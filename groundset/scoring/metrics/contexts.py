@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...judges.aligned import judge, numbered
 from ...samples.evaluation import SingleTurnSample
 from ..formulas import average_precision
 from ..metric import Metric, MetricResult, OutputType, ScoringContext
@@ -24,17 +25,9 @@ class ContextPrecision(Metric):
             return MetricResult.nan(f"the {self.answer_field} is empty: nothing to judge usefulness against")
         if not contexts:
             return MetricResult(0.0, "no retrieved contexts: nothing useful was retrieved", {"useful": []})
-        judged = await ContextUsefulnessPrompt().run(
-            ctx.llm,
-            ContextsToJudge(
-                question=sample.user_input or "",
-                answer=answer,
-                contexts=contexts,
-            ),
-            engine=ctx.engine,
-            stage=self.stage,
-        )
-        verdicts = [int(v) for v in judged.useful]
+        data = ContextsToJudge(question=sample.user_input or "", answer=answer, contexts=numbered(contexts))
+        judged = await judge(ContextUsefulnessPrompt(), ctx.llm, data, engine=ctx.engine, stage=self.stage)
+        verdicts = [int(flag) for flag in judged.flags(tuple(data.contexts))]
         score = average_precision(verdicts)
         reason = (
             f"{sum(verdicts)} of {len(verdicts)} contexts useful" if sum(verdicts) else "no useful context"

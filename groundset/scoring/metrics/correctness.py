@@ -9,21 +9,28 @@ call and one comparison call that judges both directions, so together they pay f
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
+from ...judges.aligned import judge, numbered
 from ...samples.evaluation import SingleTurnSample
 from ..formulas import cosine, f1_from_counts, precision_from_counts, recall_from_counts, weighted_blend
 from ..metric import Metric, MetricResult, ScoringContext
-from ..prompts import CompareStatementsPrompt, Comparison, StatementsToCompare
+from ..prompts import CompareStatementsPrompt, StatementsToCompare
 from .statements import statements_of
 
 
+@dataclass(frozen=True)
+class Comparison:
+    response_supported: list[bool]  # per response statement: does the reference support it?
+    reference_covered: list[bool]  # per reference statement: does the response state it?
+
+
 async def compare(response: list[str], reference: list[str], ctx: ScoringContext, stage: str) -> Comparison:
-    """Both directions in one shared call (the prompt's ``validate`` sees that every statement is judged)."""
-    result: Comparison = await CompareStatementsPrompt().run(
-        ctx.llm, StatementsToCompare(response=response, reference=reference), engine=ctx.engine, stage=stage
-    )
-    return result
+    """Both directions in one shared call (in batches for long lists), one keyed verdict per statement."""
+    data = StatementsToCompare(response=numbered(response, "r"), reference=numbered(reference, "g"))
+    judged = await judge(CompareStatementsPrompt(), ctx.llm, data, engine=ctx.engine, stage=stage)
+    return Comparison(judged.flags(tuple(data.response)), judged.flags(tuple(data.reference)))
 
 
 class AnswerCorrectness(Metric):

@@ -7,6 +7,7 @@ correctness metrics make, so running them together pays for it once.
 
 from __future__ import annotations
 
+from ...judges.aligned import judge, numbered
 from ...judges.support import StatementsAndContext, SupportPrompt
 from ...samples.evaluation import SingleTurnSample
 from ..formulas import ratio
@@ -44,15 +45,10 @@ async def statements_of(
 async def supported(
     statements: list[str], contexts: list[str], ctx: ScoringContext, stage: str
 ) -> list[bool]:
-    """One support verdict per statement against the joined contexts (one call for all of them; the
-    prompt's ``validate`` makes sure the count matches)."""
-    answer = await SupportPrompt().run(
-        ctx.llm,
-        StatementsAndContext(statements=statements, context="\n\n".join(contexts)),
-        engine=ctx.engine,
-        stage=stage,
-    )
-    return [v.supported for v in answer.verdicts]
+    """One keyed support verdict per statement against the joined contexts (one call per batch)."""
+    data = StatementsAndContext(statements=numbered(statements), context="\n\n".join(contexts))
+    judged = await judge(SupportPrompt(), ctx.llm, data, engine=ctx.engine, stage=stage)
+    return judged.flags(tuple(data.statements))
 
 
 class _SupportedShare(Metric):
