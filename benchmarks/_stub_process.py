@@ -44,3 +44,42 @@ def stub_models(url: str):
         base_url=url, api_key="sk-bench", model="stub-embed", check_embedding_ctx_length=False, max_retries=0
     )
     return llm, embeddings
+
+
+MOCKLLM = ROOT.parent / "shared" / "tools" / "mockllm" / "server.py"
+
+
+@contextmanager
+def mockllm_process(latency_ms: int = 0, port: int = 8791):
+    """Yield the base URL of ../shared/tools/mockllm (schema-valid but random answers), or None when
+    that tool is not beside the checkout."""
+    if not MOCKLLM.is_file():
+        yield None
+        return
+    import json
+    import time
+    import urllib.request
+
+    command = [
+        sys.executable,
+        str(MOCKLLM),
+        "--port",
+        str(port),
+        "--latency-ms",
+        str(latency_ms),
+        "--keep-alive",
+    ]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(f"{url}/health", timeout=1) as answer:
+                    json.load(answer)
+                break
+            except OSError:
+                time.sleep(0.05)
+        yield f"{url}/v1"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

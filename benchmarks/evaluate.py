@@ -5,6 +5,8 @@
 2. Stub at 50 ms latency, max_concurrency 32, 200 samples with 3 retrieved contexts each, the
    same 5 metrics: LLM calls per sample, the share of asked calls saved by sharing, and wall
    time against the ideal calls * 0.05 / 32.
+3. ../shared/tools/mockllm at 0 ms (schema-valid JSON, random list lengths and verdicts), 100
+   samples x 3 contexts x the same 5 metrics: NaN cells and LLM calls per row (repairs included).
 
 Samples are built from an offline test set of the shared Prometheus corpus: the response is the
 reference plus one sentence of an unrelated chunk, the retrieved contexts are the reference
@@ -25,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._stub_process import stub_models, stub_process  # noqa: E402
+from benchmarks._stub_process import mockllm_process, stub_models, stub_process  # noqa: E402
 from groundset.core import CallEngine  # noqa: E402
 from groundset.kg import build_knowledge_graph  # noqa: E402
 from groundset.scoring import (  # noqa: E402
@@ -106,6 +108,28 @@ def main() -> None:
     )
     print(f"    wall {wall:.2f} s vs ideal {ideal:.2f} s = {wall / ideal:.2f}x (target <= 1.5x)")
     print("    by metric: " + ", ".join(f"{m} {u['calls']:.0f}" for m, u in usage.items()))
+    mockllm(EvaluationDataset(list(data)[:100]))
+
+
+def mockllm(data: EvaluationDataset) -> None:
+    with mockllm_process(0) as url:
+        if url is None:
+            print("3. mockllm: ../shared/tools/mockllm not found, skipped")
+            return
+        llm, emb = stub_models(url)
+        run = evaluate(
+            data, metrics(), llm=llm, embeddings=emb, engine=CallEngine(cache=False), show_progress=False
+        )
+    cells = len(data) * len(run.metrics)
+    nan = sum(a["nan"] for a in run.aggregate().values())
+    llm_usage = [u for m, u in run.usage.items() if not m.endswith(".embed")]
+    calls = sum(u["calls"] for u in llm_usage)
+    repairs = sum(u.get("repairs", 0) for u in llm_usage)
+    print(f"3. mockllm at 0 ms, {len(data)} samples x 3 contexts x 5 metrics")
+    print(
+        f"    NaN cells {nan} of {cells}; LLM calls {calls} = {calls / len(data):.2f} per row "
+        f"(target <= 6.5), of which repairs {repairs:.0f}"
+    )
 
 
 if __name__ == "__main__":
