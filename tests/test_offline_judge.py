@@ -81,3 +81,86 @@ def test_helpers():
         "Counters like api_http_requests_total reset in March after 15 days in the TSDB"
     )
     assert "counters" not in critical_terms("Counters reset")  # a capital at the start is no name
+
+
+EINSTEIN = "Albert Einstein was born on 14 March 1879."
+ULM_CONTEXT = ["Albert Einstein was born on 14 March 1879 in Ulm, in the Kingdom of Württemberg."]
+
+
+def _offline_scores(response: str) -> dict[str, float]:
+    from groundset.scoring import FactualCorrectness, NoiseSensitivity
+
+    sample = SingleTurnSample(
+        user_input="When was Einstein born?",
+        response=response,
+        reference=EINSTEIN,
+        retrieved_contexts=ULM_CONTEXT,
+    )
+    metrics = [AnswerCorrectness(), FactualCorrectness(), NoiseSensitivity(), Faithfulness()]
+    result = evaluate(EvaluationDataset([sample]), metrics, show_progress=False, cache=False)
+    return {name: cell.value for name, cell in result.cells[0].items()}
+
+
+def test_a_right_answer_with_an_extra_detail_keeps_its_shared_claim():
+    """Issue 9: "born on 14 March 1879 in Ulm" against "born on 14 March 1879" scored answer correctness
+    0.19, factual correctness 0 and noise sensitivity 1.0 offline; the extra detail is a precision cost."""
+    right = _offline_scores("Albert Einstein was born on 14 March 1879 in Ulm.")
+    assert right["answer_correctness"] >= 0.85 and right["factual_correctness"] >= 0.9
+    assert right["noise_sensitivity"] == 0.0
+    assert right["faithfulness"] == 1.0  # the context does say Ulm
+    wrong = _offline_scores("Albert Einstein was born on 14 March 1880 in Ulm.")
+    assert wrong["factual_correctness"] == 0.0 and wrong["answer_correctness"] < 0.3
+    assert wrong["faithfulness"] == 0.0  # faithfulness stays strict on numbers
+    invented = _offline_scores("Albert Einstein was born on 14 March 1879 in Munich.")
+    assert invented["faithfulness"] == 0.0 and invented["factual_correctness"] > wrong["factual_correctness"]
+
+
+def test_overlap_is_a_share_and_zero_on_disagreement():
+    from groundset.text.lexical import LexicalContext
+
+    reference = LexicalContext(EINSTEIN)
+    assert reference.overlap("Albert Einstein was born on 14 March 1879.") == 1.0
+    assert 0.8 < reference.overlap("Albert Einstein was born on 14 March 1879 in Ulm.") < 1.0
+    assert reference.overlap("Albert Einstein was born on 14 March 1880.") == 0.0  # another number
+    assert reference.overlap("Albert Einstein was not born on 14 March 1879.") == 0.0  # a negation
+
+
+TWO_PART = "How does Prometheus collect metrics, and how long does it keep them by default?"
+COMPLETE = (
+    "Prometheus pulls metrics by scraping the HTTP endpoints of its targets at regular intervals. "
+    "By default it keeps the samples for 15 days."
+)
+
+
+def _relevancy(response: str, question: str = TWO_PART) -> float:
+    from groundset.scoring import AnswerRelevancy
+
+    return AnswerRelevancy().score(SingleTurnSample(user_input=question, response=response)).value
+
+
+def test_offline_answer_relevancy_ranks_a_complete_answer_above_refusals_partial_and_padded_ones():
+    """A single cosine gave a refusal that repeats the question's words a higher score than a complete
+    answer; now a refusal is 0, a skipped part lowers coverage, off-topic sentences lower focus."""
+    complete = _relevancy(COMPLETE)
+    refusal = _relevancy("I'm not sure how Prometheus collects metrics or how long it keeps them by default.")
+    docs_silent = _relevancy("The documentation does not say how Prometheus collects metrics.")
+    partial = _relevancy(COMPLETE.split(". ")[0] + ".")
+    padded = _relevancy(
+        COMPLETE + " The project logo is orange. Many companies sponsor conferences in Europe."
+    )
+    assert refusal == 0.0 and docs_silent == 0.0
+    assert complete > partial and complete > padded and min(partial, padded) > 0
+
+
+def test_question_parts():
+    from groundset.scoring.offline_relevancy import question_parts
+
+    assert question_parts(TWO_PART) == [
+        "How does Prometheus collect metrics",
+        "how long does it keep them by default",
+    ]
+    assert question_parts("What is a counter? When should I use a gauge?") == [
+        "What is a counter",
+        "When should I use a gauge",
+    ]
+    assert question_parts("What are labels and annotations?") == ["What are labels and annotations?"]

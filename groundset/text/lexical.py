@@ -238,8 +238,26 @@ class LexicalContext:
         self.lang = language_code(lang) if lang else detect_language(text)
         found = words(text, self.lang)  # tokenised once: content, terms and polarity all read it
         self.stems = {_stem(w, self.lang) for w in _content(found, self.lang)}
-        self.terms = {w.casefold() for w in found} | set(_NUMBER.findall(text))
+        self.numbers = set(_NUMBER.findall(text))
+        self.terms = {w.casefold() for w in found} | self.numbers
         self.negated, self.affirmed = _polarity(found, self.lang)
+
+    def overlap(self, statement: str) -> float:
+        """How much of ``statement`` this text states, 0..1: the share of its content words found here, or
+        0 when the two disagree (a negation either way, or a number of the statement missing while this
+        text gives another). Unlike ``judge``, an extra detail only lowers the share: "born in 1879 in
+        Ulm" against "born in 1879" is mostly right, not wrong (correctness credits shared claims)."""
+        found = words(statement, self.lang)
+        stems = {_stem(w, self.lang) for w in _content(found, self.lang)}
+        if not stems:
+            return 1.0
+        negated, affirmed = _polarity(found, self.lang)
+        if negated - self.negated or (affirmed - negated) & (self.negated - self.affirmed):
+            return 0.0
+        numbers = set(_NUMBER.findall(statement))
+        if numbers - self.numbers and self.numbers - numbers:
+            return 0.0
+        return sum(stem in self.stems for stem in stems) / len(stems)
 
     def judge(self, statement: str, ratio: float = SUPPORT_RATIO) -> LexicalVerdict:
         found = words(statement, self.lang)

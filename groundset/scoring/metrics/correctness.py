@@ -12,8 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from ...core.models import is_offline
 from ...judges.aligned import judge, numbered
 from ...samples.evaluation import SingleTurnSample
+from ...text.lexical import LexicalContext
 from ..formulas import cosine, f1_from_counts, precision_from_counts, recall_from_counts, weighted_blend
 from ..metric import Metric, MetricResult, ScoringContext
 from ..prompts import CompareStatementsPrompt, StatementsToCompare
@@ -22,15 +24,27 @@ from .statements import statements_of
 
 @dataclass(frozen=True)
 class Comparison:
-    response_supported: list[bool]  # per response statement: does the reference support it?
-    reference_covered: list[bool]  # per reference statement: does the response state it?
+    """Per statement, how far the other side supports it: 1/0 from an LLM judge; offline, the share of
+    the statement the other side states (so an answer's extra detail costs precision, not everything)."""
+
+    response_supported: list[float]  # per response statement: does the reference support it?
+    reference_covered: list[float]  # per reference statement: does the response state it?
 
 
 async def compare(response: list[str], reference: list[str], ctx: ScoringContext, stage: str) -> Comparison:
     """Both directions in one shared call (in batches for long lists), one keyed verdict per statement."""
+    if is_offline(ctx.llm):
+        ctx.engine.record(stage, offline=1)
+        by_reference, by_response = LexicalContext("\n".join(reference)), LexicalContext("\n".join(response))
+        return Comparison(
+            [by_reference.overlap(s) for s in response], [by_response.overlap(s) for s in reference]
+        )
     data = StatementsToCompare(response=numbered(response, "r"), reference=numbered(reference, "g"))
     judged = await judge(CompareStatementsPrompt(), ctx.llm, data, engine=ctx.engine, stage=stage)
-    return Comparison(judged.flags(tuple(data.response)), judged.flags(tuple(data.reference)))
+    flags = judged.flags
+    return Comparison(
+        [float(f) for f in flags(tuple(data.response))], [float(f) for f in flags(tuple(data.reference))]
+    )
 
 
 class AnswerCorrectness(Metric):
@@ -70,9 +84,7 @@ class AnswerCorrectness(Metric):
             "f1": f1,
             "similarity": similarity,
         }
-        return MetricResult(
-            score, f"TP {tp}, FP {fp}, FN {fn}; F1 {f1:.3f}, similarity {similarity:.3f}", trace
-        )
+        return MetricResult(score, f"{_counts(tp, fp, fn)}; F1 {f1:.3f}, similarity {similarity:.3f}", trace)
 
 
 class FactualCorrectness(Metric):
@@ -115,4 +127,9 @@ class FactualCorrectness(Metric):
             "reference_claims": truth,
             "reference_found": found,
         }
-        return MetricResult(score, f"{self.mode}: TP {tp}, FP {fp}, FN {fn}", trace)
+        return MetricResult(score, f"{self.mode}: {_counts(tp, fp, fn)}", trace)
+
+
+def _counts(tp: float, fp: float, fn: float) -> str:
+    """``TP 2, FP 0.14, FN 1``: whole numbers from an LLM judge, shares offline."""
+    return f"TP {tp:.3g}, FP {fp:.3g}, FN {fn:.3g}"

@@ -57,7 +57,10 @@ class NoiseSensitivity(Metric):
         said, expected = statements.response, statements.reference
         if not said:
             return MetricResult.nan("the response makes no statement")
-        correct = (await compare(said, expected, ctx, self.stage)).response_supported
+        # Offline, a statement the reference mostly states (an answer's extra detail) counts as correct.
+        correct = [
+            share >= 0.5 for share in (await compare(said, expected, ctx, self.stage)).response_supported
+        ]
         per_context = await asyncio.gather(
             *(supported(said, [c], ctx, self.stage) for c in contexts),
             *(supported(expected, [c], ctx, self.stage) for c in contexts if expected),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import re
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -10,18 +10,8 @@ from ...core.models import is_offline
 from ...samples.evaluation import SingleTurnSample
 from ..formulas import cosine
 from ..metric import Metric, MetricResult, OutputType, ScoringContext
+from ..offline_relevancy import offline_relevancy
 from ..prompts import ResponseQuestionPrompt, ResponseToQuestion
-
-_NONCOMMITTAL = re.compile(
-    r"\b(i (do not|don't|cannot|can't) (know|say|tell|be sure)|i'?m not sure|not sure|no idea|unable to "
-    r"(answer|determine|find)|it depends|cannot be determined|no information|not (mentioned|specified) in)\b",
-    re.IGNORECASE,
-)
-
-
-def is_noncommittal(response: str) -> bool:
-    """Evasive or vague answers ("I'm not sure", "it depends"): the offline stand-in for the judge's flag."""
-    return bool(_NONCOMMITTAL.search(response))
 
 
 def _empty_response(response: str | None, target: str) -> MetricResult | None:
@@ -71,8 +61,9 @@ class AnswerRelevancy(Metric):
     needs_llm = True
     needs_embeddings = True
     offline_measures = (
-        "cosine of the question and the response embeddings (the LLM form compares the question with "
-        "questions written back from the response)"
+        "coverage of the question's parts by the response's sentences x the share of sentences on topic "
+        "(embedding cosines), 0 for a refusal; the LLM form compares the question with questions written "
+        "back from the response"
     )
 
     def __init__(self, *, strictness: int = 3, **kwargs: object) -> None:
@@ -87,13 +78,7 @@ class AnswerRelevancy(Metric):
         if empty is not None:
             return empty
         if is_offline(ctx.llm):
-            if is_noncommittal(response):
-                return MetricResult(0.0, "the response is noncommittal", {"offline": True})
-            vectors = await ctx.engine.embed(
-                ctx.embeddings, [question, response], stage=f"{self.stage}.embed"
-            )
-            score = cosine(vectors[0], vectors[1])
-            return MetricResult(score, f"cosine of question and response {score:.3f}", {"offline": True})
+            return await self._offline(question, response, ctx)
         outs = await ResponseQuestionPrompt().run(
             ctx.llm,
             ResponseToQuestion(response=response),
@@ -117,3 +102,13 @@ class AnswerRelevancy(Metric):
             )
         score = float(np.mean(similarities))
         return MetricResult(score, f"mean cosine of {len(generated)} generated questions {score:.3f}", trace)
+
+    async def _offline(self, question: str, response: str, ctx: ScoringContext) -> MetricResult:
+        async def embed(texts: Sequence[str]) -> np.ndarray:
+            return await ctx.engine.embed(ctx.embeddings, texts, stage=f"{self.stage}.embed")
+
+        found = await offline_relevancy(question, response, embed)
+        if found is None:
+            return MetricResult(0.0, "the response is noncommittal", {"offline": True})
+        trace = {"offline": True, "parts": found.parts, "coverage": found.coverage, "focus": found.focus}
+        return MetricResult(found.score, found.reason(), trace)
