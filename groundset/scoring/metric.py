@@ -64,10 +64,14 @@ class Metric(ABC):
     runs_offline: ClassVar[bool] = True
     offline_measures: ClassVar[str] = ""
 
-    def __init__(self, *, llm: Any = None, embeddings: Any = None) -> None:
+    def __init__(self, *, llm: Any = None, embeddings: Any = None, strictness: int = 1) -> None:
         # Resolved once here, not per sample: a spec string would otherwise build a client per call.
         self.llm = resolve_llm(llm).model if llm is not None else None
         self.embeddings = resolve_embeddings(embeddings).model if embeddings is not None else None
+        # Self-consistency of the verdict judges: k votes per item in one request (n=k), majority wins.
+        if not isinstance(strictness, int) or strictness < 1 or strictness % 2 == 0:
+            raise ValueError(f"metric {self.name}: strictness must be an odd number >= 1, got {strictness!r}")
+        self.strictness = strictness
 
     @property
     def stage(self) -> str:

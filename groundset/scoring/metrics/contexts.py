@@ -7,6 +7,7 @@ from ...samples.evaluation import SingleTurnSample
 from ..formulas import average_precision
 from ..metric import Metric, MetricResult, OutputType, ScoringContext
 from ..prompts import ContextsToJudge, ContextUsefulnessPrompt
+from .statements import votes
 
 
 class ContextPrecision(Metric):
@@ -26,13 +27,22 @@ class ContextPrecision(Metric):
         if not contexts:
             return MetricResult(0.0, "no retrieved contexts: nothing useful was retrieved", {"useful": []})
         data = ContextsToJudge(question=sample.user_input or "", answer=answer, contexts=numbered(contexts))
-        judged = await judge(ContextUsefulnessPrompt(), ctx.llm, data, engine=ctx.engine, stage=self.stage)
-        verdicts = [int(flag) for flag in judged.flags(tuple(data.contexts))]
+        judged = await judge(
+            ContextUsefulnessPrompt(),
+            ctx.llm,
+            data,
+            engine=ctx.engine,
+            stage=self.stage,
+            strictness=self.strictness,
+        )
+        keys = tuple(data.contexts)
+        verdicts = [int(flag) for flag in judged.flags(keys)]
         score = average_precision(verdicts)
         reason = (
             f"{sum(verdicts)} of {len(verdicts)} contexts useful" if sum(verdicts) else "no useful context"
         )
-        return MetricResult(score, reason, {"useful": verdicts})
+        agreement = votes([judged.agreement[k] for k in keys], self.strictness)
+        return MetricResult(score, reason, {"useful": verdicts, **agreement})
 
 
 class ContextUtilization(ContextPrecision):

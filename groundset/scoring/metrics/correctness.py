@@ -31,7 +31,9 @@ class Comparison:
     reference_covered: list[float]  # per reference statement: does the response state it?
 
 
-async def compare(response: list[str], reference: list[str], ctx: ScoringContext, stage: str) -> Comparison:
+async def compare(
+    response: list[str], reference: list[str], ctx: ScoringContext, stage: str, strictness: int = 1
+) -> Comparison:
     """Both directions in one shared call (in batches for long lists), one keyed verdict per statement."""
     if is_offline(ctx.llm):
         ctx.engine.record(stage, offline=1)
@@ -40,7 +42,9 @@ async def compare(response: list[str], reference: list[str], ctx: ScoringContext
             [by_reference.overlap(s) for s in response], [by_response.overlap(s) for s in reference]
         )
     data = StatementsToCompare(response=numbered(response, "r"), reference=numbered(reference, "g"))
-    judged = await judge(CompareStatementsPrompt(), ctx.llm, data, engine=ctx.engine, stage=stage)
+    judged = await judge(
+        CompareStatementsPrompt(), ctx.llm, data, engine=ctx.engine, stage=stage, strictness=strictness
+    )
     flags = judged.flags
     return Comparison(
         [float(f) for f in flags(tuple(data.response))], [float(f) for f in flags(tuple(data.reference))]
@@ -65,7 +69,7 @@ class AnswerCorrectness(Metric):
         said, expected = statements.response, statements.reference
         if not said and not expected:
             return MetricResult.nan("neither the response nor the reference makes a statement")
-        judged = await compare(said, expected, ctx, self.stage)
+        judged = await compare(said, expected, ctx, self.stage, self.strictness)
         tp_flags, covered = judged.response_supported, judged.reference_covered
         tp, fp, fn = sum(tp_flags), len(tp_flags) - sum(tp_flags), len(covered) - sum(covered)
         f1 = f1_from_counts(tp, fp, fn)
@@ -112,7 +116,7 @@ class FactualCorrectness(Metric):
         claims, truth = statements.response, statements.reference
         if not claims and not truth:
             return MetricResult.nan("neither the response nor the reference makes a claim")
-        judged = await compare(claims, truth, ctx, self.stage)
+        judged = await compare(claims, truth, ctx, self.stage, self.strictness)
         right, found = judged.response_supported, judged.reference_covered
         # fn counts in every mode: a response that claims nothing against a reference scores 0 (judged,
         # and wrong), never NaN, which would drop the row and reward the empty answer.

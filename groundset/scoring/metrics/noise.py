@@ -59,11 +59,12 @@ class NoiseSensitivity(Metric):
             return MetricResult.nan("the response makes no statement")
         # Offline, a statement the reference mostly states (an answer's extra detail) counts as correct.
         correct = [
-            share >= 0.5 for share in (await compare(said, expected, ctx, self.stage)).response_supported
+            share >= 0.5
+            for share in (await compare(said, expected, ctx, self.stage, self.strictness)).response_supported
         ]
         per_context = await asyncio.gather(
-            *(supported(said, [c], ctx, self.stage) for c in contexts),
-            *(supported(expected, [c], ctx, self.stage) for c in contexts if expected),
+            *(supported(said, [c], ctx, self.stage, self.strictness) for c in contexts),
+            *(supported(expected, [c], ctx, self.stage, self.strictness) for c in contexts if expected),
         )
         backs, relevant_flags = per_context[: len(contexts)], per_context[len(contexts) :]
         relevant = [any(flags) for flags in relevant_flags] or [False] * len(contexts)

@@ -43,12 +43,21 @@ async def statements_of(
 
 
 async def supported(
-    statements: list[str], contexts: list[str], ctx: ScoringContext, stage: str
-) -> list[bool]:
-    """One keyed support verdict per statement against the joined contexts (one call per batch)."""
+    statements: list[str], contexts: list[str], ctx: ScoringContext, stage: str, strictness: int = 1
+) -> tuple[list[bool], list[float]]:
+    """One keyed support verdict per statement against the joined contexts (one call per batch), and
+    the share of the ``strictness`` votes that agreed with each."""
     data = StatementsAndContext(statements=numbered(statements), context="\n\n".join(contexts))
-    judged = await judge(SupportPrompt(), ctx.llm, data, engine=ctx.engine, stage=stage)
-    return judged.flags(tuple(data.statements))
+    judged = await judge(
+        SupportPrompt(), ctx.llm, data, engine=ctx.engine, stage=stage, strictness=strictness
+    )
+    keys = tuple(data.statements)
+    return judged.flags(keys), [judged.agreement[k] for k in keys]
+
+
+def votes(agreement: list[float], strictness: int) -> dict[str, list[float]]:
+    """The trace entry for self-consistency: per item, the share of votes that agreed (with k > 1 only)."""
+    return {"agreement": agreement} if strictness > 1 else {}
 
 
 class _SupportedShare(Metric):
@@ -66,11 +75,11 @@ class _SupportedShare(Metric):
             return MetricResult(
                 0.0, "no retrieved contexts: no statement is supported", {"statements": statements}
             )
-        verdicts = await supported(statements, contexts, ctx, self.stage)
+        verdicts, agreement = await supported(statements, contexts, ctx, self.stage, self.strictness)
         return MetricResult(
             ratio(sum(verdicts), len(verdicts)),
             f"{sum(verdicts)} of {len(verdicts)} {self.side} statements are supported by the contexts",
-            {"statements": statements, "supported": verdicts},
+            {"statements": statements, "supported": verdicts, **votes(agreement, self.strictness)},
         )
 
 
