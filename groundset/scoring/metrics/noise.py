@@ -62,10 +62,13 @@ class NoiseSensitivity(Metric):
             share >= 0.5
             for share in (await compare(said, expected, ctx, self.stage, self.strictness)).response_supported
         ]
-        per_context = await asyncio.gather(
-            *(supported(said, [c], ctx, self.stage, self.strictness) for c in contexts),
-            *(supported(expected, [c], ctx, self.stage, self.strictness) for c in contexts if expected),
-        )
+        per_context = [
+            flags
+            for flags, _ in await asyncio.gather(
+                *(supported(said, [c], ctx, self.stage, self.strictness) for c in contexts),
+                *(supported(expected, [c], ctx, self.stage, self.strictness) for c in contexts if expected),
+            )
+        ]
         backs, relevant_flags = per_context[: len(contexts)], per_context[len(contexts) :]
         relevant = [any(flags) for flags in relevant_flags] or [False] * len(contexts)
         noisy = []
