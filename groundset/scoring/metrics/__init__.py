@@ -6,6 +6,7 @@ from ..metric import Metric
 from .contexts import ContextPrecision, ContextUtilization
 from .correctness import AnswerCorrectness, FactualCorrectness
 from .noise import ContextEntityRecall, NoiseSensitivity
+from .ratings import AnswerAccuracy, ContextRelevance, ResponseGroundedness
 from .retrieval import MRR, NDCG, HitRate, IDBasedContextPrecision, IDBasedContextRecall
 from .similarity import AnswerRelevancy, SemanticSimilarity
 from .statements import ContextRecall, Faithfulness
@@ -28,6 +29,9 @@ METRICS: dict[str, type[Metric]] = {
         HitRate,
         MRR,
         NDCG,
+        ContextRelevance,
+        ResponseGroundedness,
+        AnswerAccuracy,
     )
 }
 
@@ -53,5 +57,8 @@ __all__ = [
     "IDBasedContextPrecision",
     "IDBasedContextRecall",
     "SemanticSimilarity",
+    "ContextRelevance",
+    "ResponseGroundedness",
+    "AnswerAccuracy",
     "default_metrics",
 ]
