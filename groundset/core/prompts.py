@@ -95,6 +95,14 @@ class Prompt(Generic[In, Out]):
             _check_examples(self.name, examples, self.input_model, self.output_model)
             self.examples = list(examples)
 
+    def with_guidance(self, guidance: str) -> Prompt[In, Out]:
+        """A copy whose instruction ends with ``guidance`` (e.g. people's scores of similar samples).
+        The instruction is part of the cache key, so guided answers never mix with unguided ones."""
+        if not guidance.strip():
+            return self
+        instruction = f"{self.instruction.rstrip()}\n\n{guidance.strip()}"
+        return type(self)(instruction=instruction, examples=list(self.examples))
+
     # -- the offline form ---------------------------------------------------------------
     def offline(self, data: In) -> Out:
         """The deterministic classical-NLP form of the task; override where one exists."""

@@ -132,10 +132,13 @@ async def judge(
     engine: CallEngine,
     stage: str,
     strictness: int = 1,
+    guidance: str = "",
 ) -> Judged:
-    """Judge every item of ``data``: batches of ``BATCH_SIZE`` keys in parallel, ``strictness`` votes each."""
+    """Judge every item of ``data``: batches of ``BATCH_SIZE`` keys in parallel, ``strictness`` votes each;
+    ``guidance`` (people's judgements of similar samples) is appended to the instruction."""
     if strictness < 1 or strictness % 2 == 0:
         raise ValueError(f"strictness must be an odd number >= 1, got {strictness}")
+    prompt = prompt.with_guidance(guidance)  # type: ignore[assignment]
     keys = prompt.keys(data)
     if not keys:
         return Judged({}, {})

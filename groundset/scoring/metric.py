@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, ClassVar
 
@@ -18,6 +19,7 @@ from ..core.engine import CallEngine, get_engine
 from ..core.models import is_offline, resolve_embeddings, resolve_llm
 from ..samples.dataset import EvaluationDataset
 from ..samples.evaluation import MultiTurnSample, SingleTurnSample
+from .demonstrations import Demonstration, guidance, nearest
 
 Sample = SingleTurnSample | MultiTurnSample
 
@@ -44,11 +46,12 @@ class MetricResult:
 
 @dataclass
 class ScoringContext:
-    """The models and engine a metric scores with."""
+    """The models and engine a metric scores with, and guidance for its judges (see ``demonstrations``)."""
 
     llm: Any
     embeddings: Any
     engine: CallEngine
+    guidance: str = ""
 
 
 class Metric(ABC):
@@ -64,7 +67,15 @@ class Metric(ABC):
     runs_offline: ClassVar[bool] = True
     offline_measures: ClassVar[str] = ""
 
-    def __init__(self, *, llm: Any = None, embeddings: Any = None, strictness: int = 1) -> None:
+    def __init__(
+        self,
+        *,
+        llm: Any = None,
+        embeddings: Any = None,
+        strictness: int = 1,
+        demonstrations: Sequence[Demonstration] = (),
+        demonstrations_k: int = 3,
+    ) -> None:
         # Resolved once here, not per sample: a spec string would otherwise build a client per call.
         self.llm = resolve_llm(llm).model if llm is not None else None
         self.embeddings = resolve_embeddings(embeddings).model if embeddings is not None else None
@@ -72,6 +83,9 @@ class Metric(ABC):
         if not isinstance(strictness, int) or strictness < 1 or strictness % 2 == 0:
             raise ValueError(f"metric {self.name}: strictness must be an odd number >= 1, got {strictness!r}")
         self.strictness = strictness
+        # The user's labelled samples: the k nearest go into the LLM judges' instruction per sample.
+        self.demonstrations = list(demonstrations)
+        self.demonstrations_k = demonstrations_k
 
     @property
     def stage(self) -> str:
@@ -131,7 +145,18 @@ class Metric(ABC):
         missing = [c for c in self.required() if getattr(sample, c, None) is None]
         if missing:
             raise ValueError(f"metric {self.name} needs {', '.join(missing)} in the sample")
-        return await self._ascore(sample, self.context(ctx))
+        ctx = self.context(ctx)
+        if self.demonstrations and isinstance(sample, SingleTurnSample) and not is_offline(ctx.llm):
+            shown = await nearest(
+                sample,
+                self.demonstrations,
+                self.demonstrations_k,
+                embeddings=ctx.embeddings,
+                engine=ctx.engine,
+                stage=f"{self.stage}.embed",
+            )
+            ctx = replace(ctx, guidance=guidance(shown))
+        return await self._ascore(sample, ctx)
 
     def score(self, sample: Sample, ctx: ScoringContext | None = None) -> MetricResult:
         """The sync twin of ``ascore`` (works inside a running event loop too)."""

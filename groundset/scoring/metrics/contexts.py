@@ -34,6 +34,7 @@ class ContextPrecision(Metric):
             engine=ctx.engine,
             stage=self.stage,
             strictness=self.strictness,
+            guidance=ctx.guidance,
         )
         keys = tuple(data.contexts)
         verdicts = [int(flag) for flag in judged.flags(keys)]

@@ -43,7 +43,13 @@ async def compare(
         )
     data = StatementsToCompare(response=numbered(response, "r"), reference=numbered(reference, "g"))
     judged = await judge(
-        CompareStatementsPrompt(), ctx.llm, data, engine=ctx.engine, stage=stage, strictness=strictness
+        CompareStatementsPrompt(),
+        ctx.llm,
+        data,
+        engine=ctx.engine,
+        stage=stage,
+        strictness=strictness,
+        guidance=ctx.guidance,
     )
     flags = judged.flags
     return Comparison(

@@ -51,7 +51,7 @@ async def _opinion(prompt: Prompt[Any, Rating], data: BaseModel, ctx: ScoringCon
     """Only an unusable answer is tolerated here; a failed request or anything else still propagates."""
     judge = prompt.name.rsplit(".", 1)[-1]
     try:
-        answer = await prompt.run(ctx.llm, data, engine=ctx.engine, stage=stage)
+        answer = await prompt.with_guidance(ctx.guidance).run(ctx.llm, data, engine=ctx.engine, stage=stage)
     except PromptOutputError as exc:
         return Opinion(judge, None, error=exc)
     return Opinion(judge, answer.rating, answer.reason)

@@ -49,7 +49,13 @@ async def supported(
     the share of the ``strictness`` votes that agreed with each."""
     data = StatementsAndContext(statements=numbered(statements), context="\n\n".join(contexts))
     judged = await judge(
-        SupportPrompt(), ctx.llm, data, engine=ctx.engine, stage=stage, strictness=strictness
+        SupportPrompt(),
+        ctx.llm,
+        data,
+        engine=ctx.engine,
+        stage=stage,
+        strictness=strictness,
+        guidance=ctx.guidance,
     )
     keys = tuple(data.statements)
     return judged.flags(keys), [judged.agreement[k] for k in keys]
