@@ -10,6 +10,7 @@ from .._version import __version__
 from ..core import ConfigError, GroundsetError, default_cache_dir, describe_model
 from ..core.secrets import redact
 from .cache import cache_app
+from .calibrate import calibrate
 from .common import EmbeddingsOption, LlmOption, err, out, typer_app
 from .evaluate import evaluate, metrics
 from .generate import generate, personas
@@ -46,6 +47,7 @@ app.command("generate")(generate)
 app.command("personas")(personas)
 app.command("evaluate")(evaluate)
 app.command("metrics")(metrics)
+app.command("calibrate")(calibrate)
 
 
 @app.command()
