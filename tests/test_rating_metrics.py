@@ -171,3 +171,32 @@ def test_metrics_command_lists_the_ratings(capsys):
         assert "discrete" in lines[at] and "needs llm" in lines[at]
     relevance = next(i for i, line in enumerate(lines) if line.startswith("context_relevance "))
     assert "DIFFERENT measure" in lines[relevance + 1]
+
+
+UNRELATED = [
+    *OFF_TOPIC,
+    "A marathon is 42.195 kilometres long and most runners finish in four to five hours.",
+    "Tulips flower in spring and their bulbs are planted in autumn, before the first frost.",
+]
+
+
+@pytest.mark.parametrize("at", [0, 1, 3])
+def test_offline_context_relevance_rates_a_set_mostly_padding_a_step_lower(at):
+    focused = offline(ContextRelevance, user_input=QUESTION, retrieved_contexts=FOCUSED)
+    padded_set = UNRELATED[:at] + FOCUSED + UNRELATED[at:]  # wherever the answering passage sits
+    padded = offline(ContextRelevance, user_input=QUESTION, retrieved_contexts=padded_set)
+    assert (focused, padded) == (1.0, 0.5)
+    only_padding = offline(ContextRelevance, user_input=QUESTION, retrieved_contexts=UNRELATED)
+    assert only_padding == 0.0
+
+
+def test_offline_context_relevance_does_not_rate_a_shared_name_fully_relevant():
+    question = "When was Albert Einstein born?"
+    answer = ["Albert Einstein was born on 14 March 1879 in Ulm, in the Kingdom of Württemberg."]
+    assert offline(ContextRelevance, user_input=question, retrieved_contexts=answer) == 1.0
+    # The second passage is close enough in meaning to pass on cosine alone; the words it shares decide.
+    for name_only in (
+        "Einstein Bros. Bagels is an American chain of bagel shops with several hundred stores.",
+        "Einstein rings form when light from a distant galaxy is bent around a massive object on its way.",
+    ):
+        assert offline(ContextRelevance, user_input=question, retrieved_contexts=[name_only]) == 0.5

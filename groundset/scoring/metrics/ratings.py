@@ -119,8 +119,9 @@ class ContextRelevance(_TwoJudgeRating):
     columns = ("user_input", "retrieved_contexts")
     judges = (RelevanceReviewer, RelevanceReader)
     offline_measures = (
-        "WordLlama cosine of the question with its closest context, and the share of the question's "
-        "words found in the contexts, thresholded into 0/1/2 (topic overlap, not a reading of relevance)"
+        "per context, WordLlama cosine with the question and the share of the question's words it holds "
+        "(names and numbers counted twice), rated 0/1/2 by the best context and a step lower when most "
+        "contexts are padding (topic overlap, not a reading of relevance)"
     )
 
     def without_judge(self, sample: SingleTurnSample) -> MetricResult | None:

@@ -11,16 +11,25 @@ from pydantic import BaseModel, Field
 
 from ...core.prompts import Prompt
 from ...core.wordllama_embeddings import WordLlamaEmbeddings
-from ...text.lexical import LexicalContext, content_words, lexical_support
+from ...text.language import detect_language
+from ...text.lexical import LexicalContext, content_words, critical_terms
 from ...text.plaintext import plain_text
 from ...text.sentences import split_sentences
 
-# Offline context relevance: the best context's WordLlama cosine with the question, and the share of
-# the question's content words found anywhere in the contexts. Measured on short question/passage pairs:
-# passages that answer the question reach 0.45-0.8, neighbouring topics 0.25-0.45, other topics < 0.15.
-ON_TOPIC = 0.40  # rating 2 needs this cosine and WORD_SHARE
-NEAR_TOPIC = 0.25  # rating 1 needs this cosine, or WORD_SHARE alone
-WORD_SHARE = 1 / 3
+# Offline context relevance rates each context, then the set. A context's grounds are its WordLlama cosine
+# with the question and the share of the question's content words it holds. Measured on short
+# question/passage pairs: passages that answer the question reach 0.45-0.8, neighbouring topics 0.25-0.45,
+# other topics < 0.15.
+ON_TOPIC = 0.40  # clearly relevant: this cosine and WORD_SHARE
+NEAR_TOPIC = 0.25  # partly relevant: this cosine, or WORD_SHARE alone
+# Half the question's words, names counted NAME_WEIGHT times: a name is what the question is about, but
+# one name among other words is not half of it, so a passage that only shares a name stays partly
+# relevant ("Einstein Bros. Bagels" holds 2 of the 5 for "When was Albert Einstein born?").
+WORD_SHARE = 1 / 2
+NAME_WEIGHT = 2
+# A set where fewer than this share of the contexts is relevant at all is mostly padding: one step down.
+# Half, not all, so one unrelated passage beside one answering passage still rates 2.
+RELEVANT_SET = 1 / 2
 
 
 class Rating(BaseModel):
@@ -61,18 +70,51 @@ def supported_share(said: list[str], source: str) -> float:
 
 
 def relevance_offline(data: QuestionAndContexts) -> Rating:
-    """Shared by both relevance judges: embedding cosine and word share, thresholded (see ON_TOPIC)."""
+    """Shared by both relevance judges: the best context's level (see ON_TOPIC), one step lower when
+    unrelated contexts are most of the set, since padding dilutes what the reader has to go through."""
     contexts = [plain_text(c) for c in data.contexts]
     vectors = WordLlamaEmbeddings().embed_matrix([data.question, *contexts])
-    best = float(max(vectors[1:] @ vectors[0], default=0.0))
-    share = lexical_support(data.question, set(content_words("\n".join(contexts))))
-    if best >= ON_TOPIC and share >= WORD_SHARE:
-        rating = 2
-    elif best >= NEAR_TOPIC or share >= WORD_SHARE:
-        rating = 1
-    else:
-        rating = 0
-    return Rating(rating=rating, reason=f"best cosine {best:.2f}, {share:.0%} of the question's words found")
+    cosines = [float(c) for c in vectors[1:] @ vectors[0]]
+    shares = _word_shares(data.question, contexts)
+    levels = [_context_level(cosine, share) for cosine, share in zip(cosines, shares, strict=True)]
+    best = max(range(len(levels)), key=lambda i: (levels[i], cosines[i]), default=None)
+    if best is None:
+        return Rating(rating=0, reason="no contexts")
+    relevant = sum(level > 0 for level in levels)
+    padded = 0 < relevant < RELEVANT_SET * len(levels)  # with none relevant there is no step left to lose
+    rating = levels[best] - 1 if padded else levels[best]
+    return Rating(
+        rating=rating,
+        reason=(
+            f"best context: cosine {cosines[best]:.2f}, {shares[best]:.0%} of the question's words; "
+            f"{relevant} of {len(levels)} contexts relevant" + (" (mostly padding)" if padded else "")
+        ),
+    )
+
+
+def _context_level(cosine: float, share: float) -> int:
+    """2 clearly relevant, 1 partly (near the topic, or holding half the question's words), 0 unrelated."""
+    if cosine >= ON_TOPIC and share >= WORD_SHARE:
+        return 2
+    return 1 if cosine >= NEAR_TOPIC or share >= WORD_SHARE else 0
+
+
+def _word_shares(question: str, contexts: list[str]) -> list[float]:
+    """Per context, the weighted share of the question's content words it holds. Names, numbers and code
+    terms weigh NAME_WEIGHT and must occur as written (another name is another subject); other words
+    match by stem ("keep"/"keeps"). 1.0 for a question without content words: it has nothing to miss."""
+    lang = detect_language(question)
+    names = critical_terms(question, lang)
+    others = [w for w in dict.fromkeys(content_words(question, lang)) if w not in names]
+    total = NAME_WEIGHT * len(names) + len(others)
+    if not total:
+        return [1.0] * len(contexts)
+    shares = []
+    for text in contexts:
+        context = LexicalContext(text, lang)
+        found = NAME_WEIGHT * len(names & context.terms) + sum(context.overlap(w) == 1.0 for w in others)
+        shares.append(found / total)
+    return shares
 
 
 def groundedness_offline(data: ResponseAndContexts) -> Rating:
