@@ -53,17 +53,18 @@ class SemanticSimilarity(Metric):
 
 class AnswerRelevancy(Metric):
     """Mean cosine of the question and ``strictness`` questions written back from the response; 0 when any
-    generation flags the response noncommittal (as in ragas). Offline: cosine(question, response), 0 if
-    noncommittal."""
+    generation flags the response noncommittal (as in ragas). Offline: coverage of the question's parts
+    by the response's answering clauses x focus (see ``scoring.offline_relevancy``), 0 for a refusal."""
 
     name = "answer_relevancy"
     columns = ("user_input", "response")
     needs_llm = True
     needs_embeddings = True
     offline_measures = (
-        "coverage of the question's parts by the response's sentences x the share of sentences on topic "
-        "(embedding cosines), 0 for a refusal; the LLM form compares the question with questions written "
-        "back from the response"
+        "coverage of the question's parts by what the response's clauses add to the question (embedding "
+        "cosines, halved for a part whose kind of answer, such as a date, number or name, is missing) x "
+        "the share of sentences on topic; 0 for a refusal, or when every clause hedges or restates the "
+        "question; the LLM form compares the question with questions written back from the response"
     )
 
     def __init__(self, *, strictness: int = 3, **kwargs: object) -> None:
@@ -110,5 +111,11 @@ class AnswerRelevancy(Metric):
         found = await offline_relevancy(question, response, embed)
         if found is None:
             return MetricResult(0.0, "the response is noncommittal", {"offline": True})
-        trace = {"offline": True, "parts": found.parts, "coverage": found.coverage, "focus": found.focus}
+        trace = {
+            "offline": True,
+            "parts": found.parts,
+            "coverage": found.coverage,
+            "focus": found.focus,
+            "missing": found.missing,
+        }
         return MetricResult(found.score, found.reason(), trace)
