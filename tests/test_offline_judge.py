@@ -164,3 +164,127 @@ def test_question_parts():
         "When should I use a gauge",
     ]
     assert question_parts("What are labels and annotations?") == ["What are labels and annotations?"]
+
+
+# ----------------------------------------------------------------------------------------------------------
+# issue 9, item 2: rewordings are supported; numbers (also in words), names, dates and negations still veto
+
+
+STARTED = "Prometheus was started in 2012 at SoundCloud. The api-server job has four replicated instances."
+
+
+def test_a_reworded_faithful_statement_is_supported():
+    """Only 'prometheus', 'soundcloud' and '2012' occur literally; 'began' is close to 'started'."""
+    context = LexicalContext(STARTED)
+    assert context.judge("Prometheus began at SoundCloud in 2012.").supported
+    assert context.judge("Work on Prometheus began at SoundCloud in 2012.").supported  # "Work" is no name
+    assert not context.judge("Prometheus began at SoundCloud in 2009.").supported
+    added = context.judge(
+        "Prometheus began at SoundCloud in 2012, and it restarts crashed targets by itself."
+    )
+    assert not added.supported and "restarts crashed targets" in added.reason
+
+
+def test_a_number_word_must_match():
+    context = LexicalContext(STARTED)
+    assert context.judge("The api-server job has four replicated instances.").supported
+    verdict = context.judge("The api-server job has three replicated instances.")
+    assert not verdict.supported and "three" in verdict.reason
+    hours = LexicalContext("For a job that runs every 4 hours, 10 hours would be a reasonable threshold.")
+    assert hours.judge(
+        "Ten hours would be a reasonable threshold for a job that runs every four hours."
+    ).supported
+    everest = LexicalContext("A 2020 survey measured the summit of Mount Everest at 8,848.86 metres.")
+    assert everest.judge("A 2020 survey put the summit of Mount Everest at about 8,849 metres.").supported
+    assert not everest.judge("A 2020 survey put the summit of Mount Everest at about 8,850 metres.").supported
+
+
+def test_a_wrong_name_as_the_first_word_is_not_support():
+    context = LexicalContext(
+        "Kubernetes was the first project to graduate; Prometheus joined the CNCF in 2016."
+    )
+    verdict = context.judge("Envoy was the first project to graduate; Prometheus joined the CNCF in 2016.")
+    assert not verdict.supported and "envoy" in verdict.reason
+    assert context.judge(
+        "Kubernetes was the first project to graduate; Prometheus joined the CNCF in 2016."
+    ).supported
+    assert "graphite" not in critical_terms("Graphite writes series the same way.")  # the context decides
+
+
+def test_a_number_or_date_must_sit_beside_what_it_is_about():
+    context = LexicalContext(
+        "The Berlin Wall fell on 9 November 1989, when the border crossings opened. "
+        "German reunification followed on 3 October 1990."
+    )
+    assert context.judge(
+        "Reunification came on 3 October 1990, less than a year after the Wall fell."
+    ).supported
+    verdict = context.judge("Reunification came on 9 November 1989, the day the border crossings opened.")
+    assert not verdict.supported and "1989" in verdict.reason
+    release = LexicalContext("Prometheus 3.13 was released on 2026-07-01.")
+    assert release.judge("Prometheus 3.13 came out on 1 July 2026.").supported
+    assert not release.judge("Prometheus 3.13 came out on 1 July 2025.").supported
+
+
+def test_paths_must_occur_as_written():
+    context = LexicalContext(
+        "Send an HTTP POST request to the /-/reload endpoint to reload the configuration."
+    )
+    assert context.judge("POST to the /-/reload endpoint to reload the configuration.").supported
+    assert not context.judge("POST to the /-/rollback endpoint to reload the configuration.").supported
+
+
+def test_a_negation_ends_with_its_clause_and_answer_particles_negate_nothing():
+    assert polarity("It doesn't; they stay exposed until someone deletes them.")[0] == set()
+    assert polarity("No, the server keeps them.") == (set(), {"server", "keep"})
+    context = LexicalContext(
+        "Its features include no reliance on distributed storage (single nodes are autonomous)."
+    )
+    assert context.judge(
+        "No, each node works on its own and does not need a distributed storage layer."
+    ).supported
+    counter = LexicalContext("Do not use a counter for the number of running processes; use a gauge instead.")
+    assert counter.judge("That number can go down, so it should be a gauge, not a counter.").supported
+
+
+def test_overlap_credits_a_paraphrased_right_answer():
+    reference = LexicalContext("Prometheus was started in 2012 at SoundCloud.")
+    assert reference.overlap("Prometheus began at SoundCloud in 2012.") > 0.9
+    assert reference.overlap("Prometheus began at SoundCloud in 2009.") == 0.0
+    assert LexicalContext("Releases come every 6 weeks.").overlap("A release comes every six weeks.") == 1.0
+    # the unit of a number is matched as written: "months" is close to "weeks", but not the same fact
+    assert (
+        LexicalContext("Releases come every 6 weeks.").overlap("A release comes every six months.") == 2 / 3
+    )
+
+
+def test_overlap_is_zero_for_a_contradiction():
+    reference = LexicalContext("No. It is disabled by default and enabled with --web.enable-admin-api.")
+    assert reference.overlap("Yes; it is enabled by default, and --web.enable-admin-api restricts it.") == 0.0
+    assert reference.overlap("It stays disabled by default until --web.enable-admin-api enables it.") > 0.7
+
+    def correctness(response: str) -> float:
+        reference = "No. The admin API is disabled by default and enabled with --web.enable-admin-api."
+        sample = SingleTurnSample(response=response, reference=reference)
+        return AnswerCorrectness(weights=(1.0, 0.0)).score(sample).value
+
+    assert (
+        correctness("Yes; the admin API is enabled by default, and --web.enable-admin-api restricts it.")
+        == 0.0
+    )
+    assert correctness("The admin API stays off by default; --web.enable-admin-api turns it on.") > 0.5
+
+
+def test_a_response_without_the_key_fact_loses_recall():
+    """'Who discovered penicillin?': a response that only repeats the year has not stated the answer."""
+    from groundset.scoring import FactualCorrectness
+
+    fact = "Alexander Fleming discovered penicillin in 1928."
+    without = LexicalContext("Penicillin was discovered in 1928.")
+    assert without.overlap(fact, key_facts=True) == pytest.approx(0.5 * without.overlap(fact))  # no Fleming
+
+    def recall(response: str) -> float:
+        sample = SingleTurnSample(response=response, reference=fact)
+        return FactualCorrectness(mode="recall").score(sample).value
+
+    assert recall("Alexander Fleming found it in 1928.") > recall("Penicillin was discovered in 1928.")

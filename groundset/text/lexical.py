@@ -1,12 +1,12 @@
-"""The offline support judge: does a context state what a statement says? Word evidence, not a model.
+"""Words, numbers, names and negations for the offline support judge (``text.support``).
 
 Word overlap alone is fooled by the words it drops: "never", "not" and "no" are stop words, and
-one wrong number among eight right words still overlaps 88%. So a statement is supported only if
-(1) nearly all its content words occur in the context, (2) every number, date word and name in it
-occurs there too, and (3) what it negates the context negates, and what it affirms the context does
-not only negate ("not compressed" in the context refutes "blocks are compressed"). In languages that
-capitalise every noun (German) a capital marks no name; Japanese negates after the verb
-("圧縮されない"), so there a negation applies to the content word before it.
+one wrong number among eight right words still overlaps 88%. So the judge needs, beside the content
+words: every number (in digits or words: "three" is not "four"), date word and name of a statement
+(``critical_terms``), and what it negates and affirms (``polarity``: "does not keep" negates keep; a
+negation reaches to the end of its clause at most, "It doesn't; they stay" negates nothing). In
+languages that capitalise every noun (German) a capital marks no name; Japanese negates after the
+verb ("圧縮されない"), so there a negation applies to the content word before it.
 
 Words, stop words, negations and stems follow the language: English keeps scikit-learn's stop words
 plus a few auxiliaries; other languages use spaCy's stop words and their Snowball stemmer, and
@@ -25,10 +25,10 @@ from typing import Any
 import snowballstemmer
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-from .language import NOUN_CAPITALISING, detect_language, language_code, script_language
+from .language import NOUN_CAPITALISING, language_code, script_language
 from .nlp import UNSEGMENTED, stop_words, tokens
 from .scripts import HIRAGANA
-from .sentences import word_set
+from .sentences import split_sentences, word_set
 
 WORD = re.compile(r"[^\W_]+(?:[._-][^\W_]+)*", re.UNICODE)
 # Contractions spelled out, so "doesn't" is "does not" and not the content words "doesn" and "t".
@@ -42,18 +42,18 @@ _NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
 # Japanese words written in hiragana alone are particles, endings and auxiliaries ("は", "される").
 _HIRAGANA_WORD = re.compile(rf"[{HIRAGANA}]+")
 _NEGATED_BEFORE = frozenset({"ja"})  # languages whose negation follows the word it negates
-_NEGATIONS = word_set("not no never none nobody nothing nowhere neither nor cannot without")
+# "unable to consider" and "unlikely to be detailed" deny as "cannot" and "not" do.
+_NEGATIONS = word_set("not no never none nobody nothing nowhere neither nor cannot without unable unlikely")
 # A negation applies to the first word after it that is not one of these function words
 # ("is not always kept" negates "kept"), looking at most this many words ahead.
 _NEGATION_REACH = 4
 _SKIPPED_AFTER_NEGATION = word_set(
-    "a an the be been being is are was were am do does did have has had to it its this that these "
+    "a an the be been being is are was were am do does did have has had having to it its this that these "
     "those they them he she we you i any ever yet always currently longer more further also all"
 )
-_DATE_WORDS = word_set(
-    "january february march april may june july august september october november december monday "
-    "tuesday wednesday thursday friday saturday sunday"
-)
+_MONTH_NAMES = "january february march april may june july august september october november december"
+MONTHS = tuple(_MONTH_NAMES.split())
+_DATE_WORDS = word_set(_MONTH_NAMES + " monday tuesday wednesday thursday friday saturday sunday")
 # scikit-learn's list lacks some auxiliaries; they carry no content ("does not keep" is about keeping).
 STOP_WORDS = ENGLISH_STOP_WORDS | {"does", "did", "doing", "done", "shall", "will", "can", "may", "might"}
 SUPPORT_RATIO = 0.85
@@ -77,6 +77,33 @@ _STEMMERS = {
     "et": "estonian", "fa": "persian", "hy": "armenian",
 }  # fmt: skip
 
+# Numbers written as words are numbers too: "three instances" is not "four". "one" is left out, as it
+# is as often a pronoun ("the most recent one") as a count, and so is "first" ("first built" means
+# "originally built"); the other ordinals must occur as words.
+_COUNTS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen"
+_TEENS_AND_TENS = "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety"
+_NUMBER_WORDS = (
+    {w: str(i) for i, w in enumerate(_COUNTS.split()) if w != "one"}
+    | {w: str(v) for w, v in zip(_TEENS_AND_TENS.split(), [16, 17, 18, 19, *range(20, 100, 10)], strict=True)}
+    | {"hundred": "100", "thousand": "1000", "million": "1000000", "billion": "1000000000"}
+)
+_ORDINALS = word_set("second third fourth fifth sixth seventh eighth ninth tenth")
+_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+_PLAIN_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+# A path ("/-/reload", "/api/v1/query") names an endpoint or a file, so it must occur as written. Its
+# slash follows no letter, digit, slash or colon ("and/or", "12/17" and "http://" are no paths).
+_PATH = re.compile(r"(?<![\w/:])/[\w.-]*(?:/[\w.-]+)*")
+# "No, ...", "Yes; ...", "Not by default; ...": a particle answers the question and negates nothing.
+# It is the first word of a leading clause with at most this many content words.
+_PARTICLES = {"yes": "yes", "no": "no", "not": "no"}
+_PARTICLE_WORDS = 1
+# A negation reaches no further than its clause: punctuation followed by a space ends one ("It
+# doesn't; they stay" negates nothing), and in English so does a word that opens a new clause.
+_CLAUSE_END = re.compile(r"[;!?()\[\]\u2013\u2014]|[,:.]\s|\s-\s")
+_CLAUSE_WORDS = word_set(
+    "but however instead whereas while although though because so unless until which who and"
+)
+
 
 def _language(text: str, lang: str | None) -> str:
     return language_code(lang) if lang else script_language(text) or "en"
@@ -85,7 +112,7 @@ def _language(text: str, lang: str | None) -> str:
 @functools.lru_cache(maxsize=64)
 def _stops(lang: str) -> frozenset[str]:
     """Stop words, negations included: a negation is not content, ``polarity`` reads it instead."""
-    return STOP_WORDS if lang == "en" else stop_words(lang) | _negations(lang)
+    return STOP_WORDS | _NEGATIONS if lang == "en" else stop_words(lang) | _negations(lang)
 
 
 def _negations(lang: str) -> frozenset[str]:
@@ -128,59 +155,198 @@ def lexical_support(statement: str, context_words: set[str], lang: str | None = 
 
 
 def critical_terms(statement: str, lang: str | None = None) -> set[str]:
-    """What must match exactly: numbers, date words, and names (capitalised or code-like words)."""
+    """What must match exactly: numbers (in digits or in words), date words, paths, and names
+    (capitalised or code-like words)."""
     code = _language(statement, lang)
     return _critical(statement, words(statement, code), code)
 
 
-def _critical(statement: str, found: list[str], code: str) -> set[str]:
+def _critical(statement: str, found: list[str], code: str, layout: Layout | None = None) -> set[str]:
     """``critical_terms`` of a statement and its ``words``. Where every noun is capitalised (German),
-    a capital marks no name: "Zeitreihe" and "Zeitreihen" are one word in two forms, not two names."""
+    a capital marks no name: "Zeitreihe" and "Zeitreihen" are one word in two forms, not two names.
+    Nor does a capital that opens a sentence (``initial_names``); "RRD-like" names RRD."""
     stop = _stops(code)
     capitals_are_names = code not in NOUN_CAPITALISING
-    terms = set(_NUMBER.findall(statement))
+    openings = layout.sentences if layout else (0,)
+    terms = set(_NUMBER.findall(statement)) | {p for p in _PATH.findall(statement) if len(p) > 1}
     for position, word in enumerate(found):
         folded = word.casefold()
         if folded in _DATE_WORDS and (word[0].isupper() or folded not in stop):  # "May", not "may"
             terms.add(folded)
             continue
-        if folded in stop:
+        if code == "en" and (folded in _NUMBER_WORDS or folded in _ORDINALS):
+            terms.add(folded)
             continue
+        if folded in stop or _NUMBER.fullmatch(word):  # numbers are read whole above ("8,849")
+            continue
+        head, *tail = word.split("-")
+        if tail and not any(c in "._" for c in word) and all(t.isalpha() and t.islower() for t in tail):
+            word, folded = head, head.casefold()
         code_like = any(c.isdigit() or c in "._" for c in word) or any(c.isupper() for c in word[1:])
-        named = capitals_are_names and word[:1].isupper() and position > 0
+        named = capitals_are_names and word[:1].isupper() and position not in openings
         if code_like or named:
             terms.add(folded)
     return terms
+
+
+def initial_names(found: list[str], code: str, layout: Layout) -> list[str]:
+    """Capitalised words that open a sentence, in English: names or not, the context decides
+    (``text.support``). Elsewhere an opening capital is never taken for a name."""
+    if code != "en":
+        return []
+    stop = _stops(code)
+    return [
+        found[i]
+        for i in layout.sentences
+        if i < len(found)
+        and found[i][:1].isupper()
+        and found[i].casefold() not in stop | _NUMBER_WORDS.keys()
+    ]
+
+
+def numbers(text: str, found: list[str], code: str) -> set[str]:
+    """The numbers of a text, thousands separators dropped, and its number words as digits."""
+    found_numbers = {_unseparated(n) for n in _NUMBER.findall(text)}
+    if code == "en":
+        found_numbers |= {_NUMBER_WORDS[w] for w in map(str.casefold, found) if w in _NUMBER_WORDS}
+    return found_numbers
+
+
+def _unseparated(number: str) -> str:
+    return number.replace(",", "") if _THOUSANDS.fullmatch(number) else number
+
+
+def same_number(number: str, known: set[str]) -> bool:
+    """``number`` is among ``known`` (as ``numbers`` gives them), in words or digits, or rounds one of
+    them: "about 8,849 metres" states "8,848.86 metres"."""
+    number = _unseparated(number)
+    if number in known or _NUMBER_WORDS.get(number) in known:
+        return True
+    places = len(number.partition(".")[2])
+    return bool(_PLAIN_NUMBER.fullmatch(number)) and any(
+        _PLAIN_NUMBER.fullmatch(k)
+        and len(k.partition(".")[2]) > places
+        and round(float(k), places) == float(number)
+        for k in known
+    )
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A text's clause and sentence starts (indices into its ``words``), its sentences, and each word's
+    span in ``text`` (the text as tokenised: contractions spelled out)."""
+
+    clauses: frozenset[int] = frozenset({0})
+    sentences: tuple[int, ...] = (0,)
+    texts: tuple[str, ...] = ()
+    spans: tuple[tuple[int, int], ...] = ()
+    text: str = ""
+
+    def shifted(self, start: int) -> Layout:
+        """The layout of ``words[start:]``."""
+        return Layout(
+            frozenset(i - start for i in self.clauses if i >= start) | {0},
+            tuple(sorted({0} | {i - start for i in self.sentences if i > start})),
+            self.texts,
+            self.spans[start:],
+            self.text,
+        )
+
+    def between(self, first: int, end: int) -> str:
+        """The text of words ``first`` to ``end`` (exclusive), or "" without spans (CJK)."""
+        if not self.spans or first >= min(end, len(self.spans)):
+            return ""
+        return self.text[self.spans[first][0] : self.spans[min(end, len(self.spans)) - 1][1]]
+
+
+def layout(text: str, code: str) -> Layout:
+    """Clause and sentence starts of a space-separated text: a clause starts after punctuation between
+    two words, a sentence where ``split_sentences`` starts one. Unsegmented scripts get none: their
+    tokens come from a segmenter, not from ``WORD``."""
+    if code in UNSEGMENTED:
+        return Layout(texts=(text,))
+    if code == "en":
+        for pattern, replacement in _CONTRACTIONS:
+            text = pattern.sub(replacement, text)
+    spans = tuple(m.span() for m in WORD.finditer(text))
+    clauses = {0} | {
+        i for i in range(1, len(spans)) if _CLAUSE_END.search(text[spans[i - 1][1] : spans[i][0]])
+    }
+    texts, starts, position, index = [], [], 0, 0
+    for sentence in split_sentences(text, code):
+        start = text.find(sentence, position)
+        if start < 0:
+            continue
+        position = start + len(sentence)
+        while index < len(spans) and spans[index][0] < start:
+            index += 1
+        if index < len(spans) and spans[index][0] < position:
+            texts.append(sentence)
+            starts.append(index)
+            clauses.add(index)
+    return Layout(frozenset(clauses), tuple(starts) or (0,), tuple(texts), spans, text)
+
+
+def clauses(found: list[str], code: str, layout: Layout) -> list[tuple[int, int]]:
+    """Each clause as (first word, end): a clause ends at punctuation and, in English, before a word
+    that opens a new one ("but", "which", "and")."""
+    starts = {0} | {
+        i
+        for i, word in enumerate(found)
+        if i in layout.clauses or (code == "en" and word.casefold() in _CLAUSE_WORDS)
+    }
+    bounds = sorted(starts) + [len(found)]
+    return [(a, b) for a, b in zip(bounds, bounds[1:], strict=False) if a < b]
+
+
+def particle(found: list[str], code: str, layout: Layout, start: int = 0) -> tuple[str | None, int]:
+    """The answer particle ("yes" or "no") of the sentence at ``start``, and where its words begin:
+    "No, each server..." answers no. A particle alone ("Yes.") is not one: it is the whole claim."""
+    if code != "en" or start >= len(found) or found[start].casefold() not in _PARTICLES:
+        return None, start
+    end = min((c for c in layout.clauses if c > start), default=len(found))
+    if end >= len(found) or len(_content(found[start + 1 : end], code)) > _PARTICLE_WORDS:
+        return None, start
+    return _PARTICLES[found[start].casefold()], end
 
 
 def polarity(text: str, lang: str | None = None) -> tuple[set[str], set[str]]:
     """(negated, affirmed): stems of content words under a negation ("does not keep" -> keep), and of
     those that occur at least once without one."""
     code = _language(text, lang)
-    return _polarity(words(text, code), code)
+    negated, affirmed, _ = scoped_polarity(words(text, code), code, layout(text, code))
+    return negated, affirmed
 
 
-def _polarity(found: list[str], code: str) -> tuple[set[str], set[str]]:
-    """``polarity`` of a text's ``words``."""
+def scoped_polarity(found: list[str], code: str, where: Layout) -> tuple[set[str], set[str], list[set[str]]]:
+    """``polarity`` of a text's ``words``, and each negation's scope: the stems from it to the end of
+    its clause ("no reliance on distributed storage" -> reliance, distributed, storage)."""
     if code in _NEGATED_BEFORE:
-        return _polarity_after(found, code)
+        negated, affirmed = _polarity_after(found, code)
+        return negated, affirmed, [{w} for w in negated]
     stop, negations = _stops(code), _negations(code)
     skipped = _SKIPPED_AFTER_NEGATION if code == "en" else stop  # "ne sont pas compressées"
     negated: set[str] = set()
     affirmed: set[str] = set()
-    reach = 0
-    for token in found:
+    scopes: list[set[str]] = []
+    reach, scope = 0, None
+    for index, token in enumerate(found):
         folded = token.casefold()
+        if index in where.clauses or (code == "en" and folded in _CLAUSE_WORDS):
+            reach, scope = 0, None
         if folded in negations:
-            reach = _NEGATION_REACH
+            reach, scope = _NEGATION_REACH, set()
+            scopes.append(scope)
             continue
+        if scope is not None and folded not in stop:
+            scope.add(_stem(folded, code))
         if reach and folded in skipped:
             reach -= 1
             continue
         if folded not in stop or reach:
             (negated if reach else affirmed).add(_stem(folded, code))
         reach = 0
-    return negated, affirmed
+    return negated, affirmed, [s for s in scopes if s]
 
 
 def _polarity_after(found: list[str], code: str) -> tuple[set[str], set[str]]:
@@ -224,54 +390,10 @@ def _stemmer(lang: str) -> Any:
     return snowballstemmer.stemmer(name) if name in snowballstemmer.algorithms() else None
 
 
-@dataclass(frozen=True)
-class LexicalVerdict:
-    supported: bool
-    reason: str
+def __getattr__(name: str) -> object:
+    """``LexicalContext`` and ``LexicalVerdict`` live in ``text.support`` (which reads this module)."""
+    if name in ("LexicalContext", "LexicalVerdict"):
+        from . import support
 
-
-class LexicalContext:
-    """A context prepared once for judging many statements against it, in the context's language
-    (``lang=None`` detects it: one detection per context, and statements are read the same way)."""
-
-    def __init__(self, text: str, lang: str | None = None) -> None:
-        self.lang = language_code(lang) if lang else detect_language(text)
-        found = words(text, self.lang)  # tokenised once: content, terms and polarity all read it
-        self.stems = {_stem(w, self.lang) for w in _content(found, self.lang)}
-        self.numbers = set(_NUMBER.findall(text))
-        self.terms = {w.casefold() for w in found} | self.numbers
-        self.negated, self.affirmed = _polarity(found, self.lang)
-
-    def overlap(self, statement: str) -> float:
-        """How much of ``statement`` this text states, 0..1: the share of its content words found here, or
-        0 when the two disagree (a negation either way, or a number of the statement missing while this
-        text gives another). Unlike ``judge``, an extra detail only lowers the share: "born in 1879 in
-        Ulm" against "born in 1879" is mostly right, not wrong (correctness credits shared claims)."""
-        found = words(statement, self.lang)
-        stems = {_stem(w, self.lang) for w in _content(found, self.lang)}
-        if not stems:
-            return 1.0
-        negated, affirmed = _polarity(found, self.lang)
-        if negated - self.negated or (affirmed - negated) & (self.negated - self.affirmed):
-            return 0.0
-        numbers = set(_NUMBER.findall(statement))
-        if numbers - self.numbers and self.numbers - numbers:
-            return 0.0
-        return sum(stem in self.stems for stem in stems) / len(stems)
-
-    def judge(self, statement: str, ratio: float = SUPPORT_RATIO) -> LexicalVerdict:
-        found = words(statement, self.lang)
-        stems = {_stem(w, self.lang): w for w in _content(found, self.lang)}
-        share = sum(stem in self.stems for stem in stems) / len(stems) if stems else 1.0
-        if share < ratio:
-            return LexicalVerdict(False, f"only {share:.0%} of its content words occur in the context")
-        missing = sorted(_critical(statement, found, self.lang) - self.terms)
-        if missing:
-            return LexicalVerdict(False, f"the context does not mention {', '.join(missing)}")
-        negated, affirmed = _polarity(found, self.lang)
-        only_negated_here = self.negated - self.affirmed
-        if unmatched := sorted(stems.get(w, w) for w in negated - self.negated):
-            return LexicalVerdict(False, f"it negates {', '.join(unmatched)}; the context does not")
-        if refuted := sorted(stems.get(w, w) for w in (affirmed - negated) & only_negated_here):
-            return LexicalVerdict(False, f"the context negates {', '.join(refuted)}")
-        return LexicalVerdict(True, f"{share:.0%} of its content words and every number and name occur in it")
+        return getattr(support, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

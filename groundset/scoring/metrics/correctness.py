@@ -38,8 +38,9 @@ async def compare(
     if is_offline(ctx.llm):
         ctx.engine.record(stage, offline=1)
         by_reference, by_response = LexicalContext("\n".join(reference)), LexicalContext("\n".join(response))
-        return Comparison(
-            [by_reference.overlap(s) for s in response], [by_response.overlap(s) for s in reference]
+        return Comparison(  # a reference statement is covered only with its key facts (numbers, names)
+            [by_reference.overlap(s) for s in response],
+            [by_response.overlap(s, key_facts=True) for s in reference],
         )
     data = StatementsToCompare(response=numbered(response, "r"), reference=numbered(reference, "g"))
     judged = await judge(
