@@ -288,3 +288,20 @@ def test_a_response_without_the_key_fact_loses_recall():
         return FactualCorrectness(mode="recall").score(sample).value
 
     assert recall("Alexander Fleming found it in 1928.") > recall("Penicillin was discovered in 1928.")
+
+
+def test_an_answer_need_not_repeat_the_question():
+    """Offline correctness leaves the question's own words out of reference coverage: an elliptical right
+    answer covers the reference; an answer that repeats the question but lacks the fact asked for does not."""
+    from groundset.scoring import FactualCorrectness
+
+    def recall(response: str) -> float:
+        sample = SingleTurnSample(
+            user_input="Who discovered penicillin?",
+            response=response,
+            reference="Alexander Fleming discovered penicillin in 1928.",
+        )
+        return FactualCorrectness(mode="recall").score(sample).value
+
+    assert recall("Alexander Fleming, in 1928.") > recall("Penicillin was discovered in 1928.")
+    assert recall("Alexander Fleming, in 1928.") >= 0.9

@@ -257,9 +257,16 @@ class LexicalContext:
                 hits[i] = closeness if closeness >= WORD_MATCH else 0.0
         return hits
 
-    def _share(self, reading: _Reading) -> float:
-        """The share of the statement's content words ``_found`` here (1.0 for none)."""
-        return sum(self._found(reading.stems, reading.plain)) / len(reading.stems) if reading.stems else 1.0
+    def _share(self, reading: _Reading, asked: frozenset[str] = frozenset()) -> float:
+        """The share of the statement's content words ``_found`` here (1.0 for none), leaving out the
+        ``asked`` ones (the question's words) unless nothing else is left."""
+        stems = {s: w for s, w in reading.stems.items() if s not in asked} or reading.stems
+        return sum(self._found(stems, reading.plain)) / len(stems) if stems else 1.0
+
+    def stems_of(self, text: str) -> frozenset[str]:
+        """The content stems of ``text`` read in this context's language (e.g. a question's words)."""
+        found = lexical.words(text, self.lang)
+        return frozenset(lexical._stem(w, self.lang) for w in lexical._content(found, self.lang))
 
     def _unsupported_clause(self, reading: _Reading) -> str:
         """A clause with too few of its words here: an added claim ("..., which restarts the target")."""
@@ -341,19 +348,22 @@ class LexicalContext:
         other = self.facts.numbers - reading.numbers
         return bool(other) and any(not lexical.same_number(n, self.facts.numbers) for n in reading.numbers)
 
-    def overlap(self, statement: str, key_facts: bool = False) -> float:
+    def overlap(self, statement: str, key_facts: bool = False, asked: frozenset[str] = frozenset()) -> float:
         """How much of ``statement`` this text states, 0..1: the share of its content words found here
         (literally or as a close word), or 0 when the two disagree (``_disagrees``). Unlike ``judge``,
         an extra detail only lowers the share: "born in 1879 in Ulm" against "born in 1879" is mostly
         right, not wrong (correctness credits shared claims). With ``key_facts`` (is a reference
         statement covered?) the share is scaled by the share of its numbers, dates and names found here:
-        a response without the fact asked for has not stated it, however many of its words it repeats."""
+        a response without the fact asked for has not stated it, however many of its words it repeats.
+        ``asked`` (the question's stems) are left out of the share: an answer need not repeat the question
+        ("Alexander Fleming, in 1928." states "Alexander Fleming discovered penicillin in 1928." when the
+        question was who discovered penicillin), and repeating it earns nothing."""
         reading = self._read(statement)
         if not reading.stems:
             return 1.0
         if self._disagrees(reading):
             return 0.0
-        share = self._share(reading)
+        share = self._share(reading, asked)
         if key_facts and reading.critical:
             share *= sum(map(self.facts.mentions, reading.critical)) / len(reading.critical)
         return share

@@ -32,15 +32,23 @@ class Comparison:
 
 
 async def compare(
-    response: list[str], reference: list[str], ctx: ScoringContext, stage: str, strictness: int = 1
+    response: list[str],
+    reference: list[str],
+    ctx: ScoringContext,
+    stage: str,
+    strictness: int = 1,
+    question: str = "",
 ) -> Comparison:
-    """Both directions in one shared call (in batches for long lists), one keyed verdict per statement."""
+    """Both directions in one shared call (in batches for long lists), one keyed verdict per statement.
+    Offline, a reference statement counts as covered by its key facts (numbers, names) and by the words
+    the question did not already give (an answer need not repeat the question)."""
     if is_offline(ctx.llm):
         ctx.engine.record(stage, offline=1)
         by_reference, by_response = LexicalContext("\n".join(reference)), LexicalContext("\n".join(response))
-        return Comparison(  # a reference statement is covered only with its key facts (numbers, names)
+        asked = by_response.stems_of(question)
+        return Comparison(
             [by_reference.overlap(s) for s in response],
-            [by_response.overlap(s, key_facts=True) for s in reference],
+            [by_response.overlap(s, key_facts=True, asked=asked) for s in reference],
         )
     data = StatementsToCompare(response=numbered(response, "r"), reference=numbered(reference, "g"))
     judged = await judge(
@@ -76,7 +84,7 @@ class AnswerCorrectness(Metric):
         said, expected = statements.response, statements.reference
         if not said and not expected:
             return MetricResult.nan("neither the response nor the reference makes a statement")
-        judged = await compare(said, expected, ctx, self.stage, self.strictness)
+        judged = await compare(said, expected, ctx, self.stage, self.strictness, sample.user_input or "")
         tp_flags, covered = judged.response_supported, judged.reference_covered
         tp, fp, fn = sum(tp_flags), len(tp_flags) - sum(tp_flags), len(covered) - sum(covered)
         f1 = f1_from_counts(tp, fp, fn)
@@ -123,7 +131,7 @@ class FactualCorrectness(Metric):
         claims, truth = statements.response, statements.reference
         if not claims and not truth:
             return MetricResult.nan("neither the response nor the reference makes a claim")
-        judged = await compare(claims, truth, ctx, self.stage, self.strictness)
+        judged = await compare(claims, truth, ctx, self.stage, self.strictness, sample.user_input or "")
         right, found = judged.response_supported, judged.reference_covered
         # fn counts in every mode: a response that claims nothing against a reference scores 0 (judged,
         # and wrong), never NaN, which would drop the row and reward the empty answer.
