@@ -169,7 +169,7 @@ def test_from_jsonl_errors_name_file_line_and_field(tmp_path: Path):
         Testset.from_jsonl(path)
 
     _write_lines(path, [header, good[0], '{"user_input": "broken",'])
-    with pytest.raises(ConfigError, match=r"testset\.jsonl line 3: invalid JSON"):
+    with pytest.raises(ConfigError, match=r"testset\.jsonl line 3: not valid JSON"):
         Testset.from_jsonl(path)
 
     _write_lines(path, [good[0], good[1], "", good[2], good[1]])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -74,3 +75,16 @@ def read_text(path: str | Path, what: str) -> str:
         raise ConfigError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except OSError as exc:
         raise ConfigError(f"cannot read the {what} {path}: {exc.strerror or exc}") from None
+
+
+def json_lines(path: str | Path, what: str) -> Iterator[tuple[int, Any]]:
+    """(line number from 1, value) of every non-blank line of a JSONL file; a broken line is a ConfigError
+    naming the file and the line. Split on "\n" only: JSON escapes it, but not U+2028 or U+0085, which
+    splitlines() would cut at."""
+    for number, line in enumerate(read_text(path, what).split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            yield number, json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"{path} line {number}: not valid JSON ({json_problem(exc)})") from None

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.atomic import atomic_write_text
 from ..core.errors import ConfigError
-from ..core.records import from_spreadsheet, json_problem, read_text
+from ..core.records import from_spreadsheet, json_lines, json_problem, read_text
 from .evaluation import LEGACY_NAMES, MultiTurnSample, SingleTurnSample, sample_from_row, valid_fields
 from .sequence import SampleSequence
 from .testset import FIELDS as TESTSET_FIELDS
@@ -121,13 +121,7 @@ class EvaluationDataset(SampleSequence[SingleTurnSample | MultiTurnSample]):
     def from_jsonl(cls, path: str | Path) -> EvaluationDataset:
         """One JSON object per line (lines numbered from 1); a groundset Testset file is recognised."""
         loader = _Loader(str(path))
-        for number, line in enumerate(_read(path).split("\n"), start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ConfigError(f"{path} line {number}: not valid JSON ({json_problem(exc)})") from None
+        for number, record in json_lines(path, "dataset"):
             if loader.first is None and _is_testset_record(record):
                 return cls.from_testset(Testset.from_jsonl(path), locations=_record_lines(path))
             loader.add(record, f"line {number}")
@@ -272,11 +266,9 @@ def describe_locations(labels: list[str], *, limit: int = 10) -> str:
 
 def _record_lines(path: str | Path) -> list[str]:
     """``path line N`` of every sample record of a JSONL test set (not its header, not blank lines)."""
-    lines = []
-    for number, line in enumerate(_read(path).split("\n"), start=1):
-        if line.strip() and HEADER_KEY not in json.loads(line):
-            lines.append(f"{path} line {number}")
-    return lines
+    return [
+        f"{path} line {number}" for number, record in json_lines(path, "testset") if HEADER_KEY not in record
+    ]
 
 
 def _is_testset_record(record: object) -> bool:

@@ -20,7 +20,7 @@ from .._version import __version__
 from ..core.atomic import atomic_write_text
 from ..core.errors import ConfigError
 from ..core.hashing import stable_hash
-from ..core.records import from_spreadsheet, json_problem, read_text, spreadsheet_safe
+from ..core.records import from_spreadsheet, json_lines, json_problem, read_text, spreadsheet_safe
 from .sequence import SampleSequence
 
 if TYPE_CHECKING:
@@ -203,15 +203,8 @@ class Testset(SampleSequence[TestsetSample]):
         metadata: dict[str, Any] = {}
         records: list[tuple[str, Mapping[str, Any]]] = []
         first = True
-        # Split on "\n" only: JSON escapes it, but not U+2028 or U+0085, which splitlines() would cut at.
-        for number, line in enumerate(_read(path).split("\n"), start=1):
-            if not line.strip():
-                continue
+        for number, record in json_lines(path, "testset"):
             where = f"{path} line {number}"
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ConfigError(f"{where}: invalid JSON ({json_problem(exc)})") from None
             if not isinstance(record, dict):
                 raise ConfigError(f"{where}: expected a JSON object, found {type(record).__name__}")
             if HEADER_KEY in record:

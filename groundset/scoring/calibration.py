@@ -7,7 +7,6 @@ for binary labels, Cohen's kappa, each with a seeded percentile-bootstrap CI tha
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 from collections.abc import Callable
@@ -20,7 +19,7 @@ import numpy.typing as npt
 from scipy import stats
 
 from ..core.errors import ConfigError
-from ..core.records import finite_or_none, json_problem, read_text
+from ..core.records import finite_or_none, json_lines
 from ..samples.dataset import EvaluationDataset, describe_locations
 from ..samples.evaluation import MultiTurnSample, SingleTurnSample, kind, sample_from_row
 from .evaluate import evaluate
@@ -79,14 +78,8 @@ class Labels:
 def load_labels(path: str | Path) -> Labels:
     """Read a JSONL label file; a ConfigError names the file, the line (from 1) and the field."""
     labels, renames, first = Labels(), {}, {}
-    for number, line in enumerate(read_text(path, "labels").split("\n"), start=1):
-        if not line.strip():
-            continue
+    for number, record in json_lines(path, "labels"):
         where = f"{path} line {number}"
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"{where}: not valid JSON ({json_problem(exc)})") from None
         for sample, place in _add(labels, record, where, renames):
             _check_kind(first, sample, place)
     if not len(labels):
