@@ -21,10 +21,12 @@ from groundset.personas import (
     generate_personas,
     load_personas,
     merge_personas,
+    reads_as_role,
     save_personas,
 )
-from groundset.personas.generate import dominant_themes, unique_names
+from groundset.personas.generate import distinctive_terms, dominant_themes, unique_names
 from groundset.personas.prompts import FALLBACK, offline_persona
+from groundset.personas.roles import singular
 
 from .corpora import PROMETHEUS_DOCS
 from .openai_stub import Reply
@@ -124,15 +126,40 @@ def test_clusters_by_size_then_first_id_with_central_members_first():
     assert [len(c.ids) for c in clusters_of(same, 3)] == [3]  # identical vectors: one cluster, no crash
 
 
-def test_offline_personas_speak_of_their_own_clusters_themes(kg):
+def stems(text: str) -> list[str]:
+    return [singular(w) for w in text.casefold().replace(",", " ").split()]
+
+
+def test_offline_personas_speak_of_their_own_clusters_topics(kg):
     clusters, personas = clusters_of(kg, 4), generate_personas(kg, 4)
     for cluster, persona in zip(clusters, personas, strict=True):
         member_themes = {t.casefold() for d in cluster.ids for t in kg.get(d)["themes"]}
         assert cluster.themes and {t.casefold() for t in cluster.themes} <= member_themes
-        assert cluster.themes[0].casefold() in persona.name.casefold()
-        assert cluster.themes[0] in persona.role_description
-        assert len(persona.name.split()) <= 6
+        chunks = [kg.get(c) for d in cluster.ids for c in kg.chunks_of(d)]
+        assert cluster.entities and set(cluster.entities) <= {e for c in chunks for e in c["entities"]}
+        assert cluster.keyphrases and set(cluster.keyphrases) <= {k for c in chunks for k in c["keyphrases"]}
+        assert reads_as_role(persona.name), persona.name
+        assert 3 <= len(persona.name.split()) <= 7
+        # the activity is about one of the cluster's own topics, and the description comes back to it
+        named = [
+            t for t in (*cluster.themes, *cluster.entities, *cluster.keyphrases) if in_words(t, persona.name)
+        ]
+        assert named, (persona.name, cluster)
+        assert any(in_words(t, persona.role_description) for t in named)
     assert len({p.role_description for p in personas}) == len(personas)
+
+
+def in_words(topic: str, text: str) -> bool:
+    """``topic``'s words in a row in ``text``, singular or plural."""
+    want, words = stems(topic), stems(text.rstrip("."))
+    return any(words[i : i + len(want)] == want for i in range(len(words) - len(want) + 1))
+
+
+def test_cluster_entities_are_distinctive_names_without_markup(kg):
+    everywhere = {"prometheus"}  # the corpus's own name is on nearly every page: it sets nobody apart
+    for cluster in clusters_of(kg, 4):
+        assert not everywhere & {e.casefold() for e in cluster.entities}
+        assert not [e for e in cluster.entities if e in ("TYPE", "HELP") or e.startswith("_")]
 
 
 def test_generation_is_deterministic_and_independent_of_insertion_order(kg, tmp_path):
@@ -157,8 +184,10 @@ def test_short_documents_without_summaries_cluster_their_chunks(tmp_path):
     assert all(s in chunk_texts for c in clusters for s in c.summaries)  # whitespace folded
     personas = generate_personas(kg, 3)
     assert len(personas) == 3 and len({p.name for p in personas}) == 3
-    chunk_themes = {t for c in kg.nodes(NodeKind.CHUNK) for t in kg.get(c)["themes"]}
-    assert all(any(t in p.role_description for t in chunk_themes) for p in personas)
+    for cluster, persona in zip(clusters, personas, strict=True):
+        assert reads_as_role(persona.name), persona.name
+        topics = (*cluster.themes, *cluster.entities, *cluster.keyphrases)
+        assert any(in_words(t, persona.role_description) for t in topics), persona
 
 
 def test_one_document_gives_one_persona_and_an_empty_graph_none():
@@ -180,20 +209,21 @@ def test_async_form_and_bad_n(kg):
 
 def test_offline_persona_without_themes_does_not_crash():
     persona = offline_persona([], ["The Node Exporter exposes hardware metrics of Linux hosts."])
-    assert persona.name == "Node Exporter reader"
+    assert persona.name == "Operator running Node Exporter"  # "Node Exporter" outweighs "exporter"
     assert "Node Exporter" in persona.role_description
     assert offline_persona(["  ", "--", "42"], []) == FALLBACK
     assert offline_persona([], ["It is what it is."]) == FALLBACK
+    assert reads_as_role(FALLBACK.name)
     assert offline_persona([], ["", "This page specifies escaping schemes for names."]).name == (
-        "Escaping schemes reader"
+        "Developer working with escaping schemes"
     )
-    long = offline_persona(["remote write queue shard tuning parameters explained"], [])
-    assert long.name.startswith("Remote write queue shard ") and len(long.name.split()) == 5
+    # a six-word theme is a sentence fragment, not a topic
+    assert offline_persona(["remote write queue shard tuning parameters explained"], []) == FALLBACK
     role = offline_persona(["exporter developers"], [])
-    assert role.name == "Exporter developers"
+    assert role.name == "Exporter developers"  # a theme that names the readers is their name
     cased = offline_persona(["TLS certificates", "cAdvisor"], [])
-    assert cased.name.startswith("TLS certificates ")
-    assert offline_persona(["cAdvisor"], []).name.startswith("cAdvisor ")
+    assert cased.name == "Administrator configuring TLS certificates"
+    assert offline_persona(["cAdvisor"], []).name == "Engineer working with cAdvisor"  # no cue: generic role
 
 
 def test_the_prompt_runs_offline_and_describes_itself():
@@ -203,8 +233,13 @@ def test_the_prompt_runs_offline_and_describes_itself():
     )
     persona = prompt.run_sync("offline", data)
     assert persona == offline_persona(data.themes, data.summaries)
-    assert persona.name.startswith("Native histograms ")
-    assert "personas.generate" in prompt.describe() and "Checkout integration developer" in prompt.describe()
+    assert persona.name == "Engineer working with native histograms" and reads_as_role(persona.name)
+    example = PersonaPrompt.examples[0][1].name
+    assert reads_as_role(example) and not example.endswith(
+        ("developer", "Developer")
+    )  # "<role> <doing what>"
+    assert "personas.generate" in prompt.describe() and example in prompt.describe()
+    assert "'<role> <doing what>'" in prompt.instruction
 
 
 def test_dominant_themes_prefer_shared_then_distinctive_themes():
@@ -216,6 +251,17 @@ def test_dominant_themes_prefer_shared_then_distinctive_themes():
     assert first[:2] == ["Pushgateway", "batch jobs"]  # as frequent, but batch jobs is everywhere
     assert second[0] == "alerts" and "batch jobs" in second
     assert dominant_themes([[()]]) == [[]]
+
+
+def test_distinctive_terms_prefer_names_of_a_few_members_over_names_of_all():
+    clusters = [
+        [("Prometheus", "Prometheus", "Grafana"), ("Prometheus", "Grafana", "PromQL")],
+        [("Prometheus", "Alertmanager"), ("Prometheus", "Alertmanager", "PromQL"), ("Prometheus",)],
+    ]
+    first, second = distinctive_terms(clusters)
+    assert first[0] == "Grafana" and second[0] == "Alertmanager"
+    assert first[-1] == "Prometheus" and second[-1] == "Prometheus"  # on every page: last
+    assert distinctive_terms([[("a",)]], limit=0) == [[]] and distinctive_terms([[()]]) == [[]]
 
 
 def test_unique_names_suffix_repeats_case_insensitively():
@@ -241,7 +287,7 @@ def test_one_chat_request_per_cluster_and_answers_come_from_the_model(kg, chat, 
     assert [p.name for p in personas] == [f"Reader of {c.themes[0]}" for c in clusters]
     assert sorted(tuple(a["summaries"]) for a in asked) == sorted(c.summaries for c in clusters)
     system = stub.chat_requests[0].body["messages"][0]["content"]
-    assert PersonaPrompt.instruction.split("\n")[0] in system and "Checkout integration developer" in system
+    assert PersonaPrompt.instruction.split("\n")[0] in system and PersonaPrompt.examples[0][1].name in system
     assert engine.usage["personas.generate"].calls == 3
 
     assert generate_personas(kg, 3, llm=chat, engine=engine) == personas

@@ -61,7 +61,13 @@ def generate(
     timeout: TimeoutOption = 120.0,
     quiet: QuietOption = False,
 ) -> None:
-    """Generate a grounded test set from DOCS (or from --kg) and write it to --out."""
+    """Generate a grounded test set from DOCS (or from --kg) and write it to --out.
+
+    Offline (the default), questions are written answer first: from sentences that define something,
+    give its purpose, a default, a limit, a rule, a procedure or a consequence, so each reference
+    answers its question. The summary lists rejections by reason and notes such as a synthesizer
+    that found too few good scenarios.
+    """
     from ..core import track
     from ..kg import KnowledgeGraph, build_knowledge_graph
     from ..personas import load_personas

@@ -13,6 +13,7 @@ from langchain_core.documents import Document
 
 from ..core.hashing import stable_hash
 from ..text.language import detect_language
+from ..text.markup import strip_markup
 from .decoding import decode_bytes, normalise_text, split_front_matter
 from .html_text import html_to_text
 from .report import DuplicateFile, LoadReport, LoadResult, RepairedFile, SkippedFile
@@ -84,6 +85,13 @@ class Collector:
                 self.skip(path, "no content besides front matter")
                 return
             title = title or (front_matter or {}).get("title", "").strip() or None
+        if fmt == "markdown" and _VISIBLE.search(text):
+            # Template directives, HTML wrappers and comments never reach the page: nor may they reach
+            # documents, chunks and questions. Normal cleaning, not a repair.
+            text = strip_markup(text)
+            if not _VISIBLE.search(text):
+                self.skip(path, "no content besides markup (HTML, comments, template directives)")
+                return
         if not _VISIBLE.search(text):
             self.skip(path, "no content after stripping whitespace")
             return

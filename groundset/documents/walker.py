@@ -16,6 +16,7 @@ from typing import Protocol
 FORMATS: dict[str, str] = {
     ".md": "markdown",
     ".markdown": "markdown",
+    ".mdx": "markdown",
     ".txt": "text",
     ".rst": "rst",
     ".html": "html",

@@ -4,6 +4,7 @@ from .generate import Cluster, acluster_documents, agenerate_personas, generate_
 from .io import load_personas, merge_personas, save_personas
 from .model import Persona
 from .prompts import PersonaInput, PersonaPrompt
+from .roles import reads_as_role
 
 __all__ = [
     "Cluster",
@@ -15,5 +16,6 @@ __all__ = [
     "generate_personas",
     "load_personas",
     "merge_personas",
+    "reads_as_role",
     "save_personas",
 ]

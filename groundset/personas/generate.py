@@ -1,9 +1,11 @@
 """Personas from the graph: cluster what the documents are about, one persona per cluster.
 
 Documents are clustered by their summaries, so each persona stands for one region of the
-corpus. A corpus of short documents has no summaries; its chunks stand in for them. The
-order of everything (inputs, clusters, representatives, themes) is fixed, so the same graph
-gives the same prompt inputs, hence cache hits and identical personas on a rerun.
+corpus. A corpus of short documents has no summaries; its chunks stand in for them. Besides
+its themes, a cluster carries its most distinctive entities and keyphrases (from the chunks):
+the offline persona names its reader from them. The order of everything (inputs, clusters,
+representatives, themes, terms) is fixed, so the same graph gives the same prompt inputs, hence
+cache hits and identical personas on a rerun.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -25,10 +28,12 @@ from ..core.models import resolve_embeddings, resolve_llm
 from ..kg.graph import KnowledgeGraph, NodeKind
 from .model import Persona
 from .prompts import PersonaInput, PersonaPrompt
+from .roles import is_markup
 
 log = logging.getLogger("groundset.personas")
 REPRESENTATIVES = 3
 THEMES = 5
+TERMS = 8  # entities and keyphrases kept per cluster
 CHUNK_CHARS = 300
 RANDOM_STATE = 0
 
@@ -41,15 +46,20 @@ class _Item:
     text: str
     themes: tuple[str, ...]
     vector: np.ndarray | None
+    entities: tuple[str, ...] = ()  # one entry per chunk that names it (repeats count)
+    keyphrases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class Cluster:
-    """Members (ids, most central first), representative texts and dominant themes."""
+    """Members (ids, most central first), representative texts, dominant themes, and the entities
+    and keyphrases that set the cluster apart from the rest of the corpus (strongest first)."""
 
     ids: tuple[str, ...]
     summaries: tuple[str, ...]
     themes: tuple[str, ...]
+    entities: tuple[str, ...] = ()
+    keyphrases: tuple[str, ...] = ()
 
 
 async def agenerate_personas(
@@ -70,7 +80,12 @@ async def agenerate_personas(
         *(
             prompt.run(
                 model,
-                PersonaInput(summaries=list(c.summaries), themes=list(c.themes)),
+                PersonaInput(
+                    summaries=list(c.summaries),
+                    themes=list(c.themes),
+                    entities=list(c.entities),
+                    keyphrases=list(c.keyphrases),
+                ),
                 engine=engine,
                 stage="personas.generate",
             )
@@ -108,13 +123,17 @@ async def acluster_documents(
     groups = await asyncio.to_thread(_kmeans, matrix, min(n, len(items)))
     groups.sort(key=lambda g: (-len(g), min(items[i].id for i in g)))
     themes = dominant_themes([[items[i].themes for i in group] for group in groups])
+    entities = distinctive_terms([[items[i].entities for i in group] for group in groups])
+    keyphrases = distinctive_terms([[items[i].keyphrases for i in group] for group in groups])
     return [
         Cluster(
             ids=tuple(items[i].id for i in group),
             summaries=_representatives([items[i].text for i in group]),
             themes=tuple(top),
+            entities=tuple(names),
+            keyphrases=tuple(phrases),
         )
-        for group, top in zip(groups, themes, strict=True)
+        for group, top, names, phrases in zip(groups, themes, entities, keyphrases, strict=True)
     ]
 
 
@@ -131,22 +150,88 @@ def _representatives(texts: list[str]) -> tuple[str, ...]:
 def _items(kg: KnowledgeGraph) -> list[_Item]:
     """Documents with a summary; else chunks (first 300 chars); else documents' own text. Sorted by id."""
     docs = sorted(kg.nodes(NodeKind.DOCUMENT))
+    all_chunks = kg.nodes(NodeKind.CHUNK)
+    terms = _Terms(kg, all_chunks)
     summarised = [d for d in docs if _text(kg.get(d).get("summary"))]
     if summarised:
-        return [_item(kg, d, kg.get(d)["summary"], "summary_embedding") for d in summarised]
-    chunks = sorted(c for c in kg.nodes(NodeKind.CHUNK) if _text(kg.get(c).get("text")))
+        return [_item(kg, d, kg.get(d)["summary"], "summary_embedding", terms) for d in summarised]
+    chunks = sorted(c for c in all_chunks if _text(kg.get(c).get("text")))
     if chunks:
         log.info("no document has a summary (short documents): clustering %d chunks instead", len(chunks))
-        return [_item(kg, c, _clip(kg.get(c)["text"]), "embedding") for c in chunks]
+        return [_item(kg, c, _clip(kg.get(c)["text"]), "embedding", terms) for c in chunks]
     with_text = [d for d in docs if _text(kg.get(d).get("text"))]
-    return [_item(kg, d, _clip(kg.get(d)["text"]), "") for d in with_text]
+    return [_item(kg, d, _clip(kg.get(d)["text"]), "", terms) for d in with_text]
 
 
-def _item(kg: KnowledgeGraph, node: str, text: str, vector_key: str) -> _Item:
+def _item(kg: KnowledgeGraph, node: str, text: str, vector_key: str, terms: _Terms) -> _Item:
     data = kg.get(node)
     vector = data.get(vector_key) if vector_key else None
-    themes = tuple(t for t in (data.get("themes") or ()) if isinstance(t, str) and t.strip())
-    return _Item(node, text.strip(), themes, None if vector is None else np.asarray(vector, np.float32))
+    themes = _strings(data.get("themes"))
+    entities, keyphrases = terms.of(node)
+    return _Item(
+        node,
+        text.strip(),
+        themes,
+        None if vector is None else np.asarray(vector, np.float32),
+        entities,
+        keyphrases,
+    )
+
+
+class _Terms:
+    """Entities and keyphrases per node: a chunk's own, a document's gathered from its chunks.
+
+    A single capitalised word the corpus mostly writes in lower case ("Metric", "Receivers" at the
+    start of a heading) is a common word, not a name, and is left out of the entities.
+    """
+
+    def __init__(self, kg: KnowledgeGraph, chunks: list[str]) -> None:
+        self.kg = kg
+        self.by_document: dict[str, list[str]] = {}
+        for chunk in sorted(chunks, key=lambda c: (kg.get(c).get("position", 0), c)):
+            self.by_document.setdefault(str(kg.get(chunk).get("document")), []).append(chunk)
+        capitalised: Counter[str] = Counter()
+        lowercase: Counter[str] = Counter()
+        for chunk in chunks:
+            data = kg.get(chunk)
+            capitalised.update({e for e in _strings(data.get("entities")) if _CAPITALISED.match(e)})
+            phrases = (*_strings(data.get("keyphrases")), *_strings(data.get("themes")))
+            lowercase.update({_stem(w) for p in phrases for w in p.split() if w.isalpha() and w.islower()})
+        self.common = {e for e, n in capitalised.items() if lowercase[_stem(e.lower())] * 2 >= n}
+        self.usable: dict[str, bool] = {}
+
+    def of(self, node: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        nodes = self.by_document.get(node) or [node]
+        entities: list[str] = []
+        keyphrases: list[str] = []
+        for each in nodes:
+            data = self.kg.get(each)
+            entities += [e for e in dict.fromkeys(_strings(data.get("entities"))) if self._usable(e, True)]
+            keyphrases += [
+                k for k in dict.fromkeys(_strings(data.get("keyphrases"))) if self._usable(k, False)
+            ]
+        return tuple(entities), tuple(keyphrases)
+
+    def _usable(self, term: str, entity: bool) -> bool:
+        if entity and term in self.common:
+            return False
+        known = self.usable.get(term)
+        if known is None:
+            known = self.usable[term] = not is_markup(term)
+        return known
+
+
+_CAPITALISED = re.compile(r"^[A-Z][a-z]+$")
+
+
+def _strings(values: Any) -> tuple[str, ...]:
+    if not isinstance(values, list | tuple):
+        return ()
+    return tuple(" ".join(v.split()) for v in values if isinstance(v, str) and v.strip())
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") and len(word) > 3 else word
 
 
 async def _vectors(items: list[_Item], embeddings: Any, engine: CallEngine) -> np.ndarray:
@@ -206,6 +291,40 @@ def dominant_themes(clusters: list[list[tuple[str, ...]]], limit: int = THEMES) 
     result = []
     for count, weight in zip(counts, weights, strict=True):
         order = sorted(count, key=lambda key: (-round(count[key] * idf[key], 9), -weight[key], key))
+        result.append([min(forms[key].items(), key=lambda f: (-f[1], f[0]))[0] for key in order[:limit]])
+    return result
+
+
+def distinctive_terms(clusters: list[list[tuple[str, ...]]], limit: int = TERMS) -> list[list[str]]:
+    """Each cluster's terms (one tuple of terms per member, a term repeated once per chunk naming it)
+    that are frequent in the cluster and rare in the corpus: a TF-IDF over all members of all
+    clusters. A term found in every member (the product's own name) weighs next to nothing, so a
+    name shared by a few members of one cluster comes first. Ties go to the term named more often,
+    then to the one met first (members come most central first); the spelling shown is the most
+    common one.
+    """
+    members = [
+        Counter(" ".join(t.casefold().split()) for t in terms) for group in clusters for terms in group
+    ]
+    forms: dict[str, Counter[str]] = {}
+    for group in clusters:
+        for terms in group:
+            for term in terms:
+                forms.setdefault(" ".join(term.casefold().split()), Counter())[term] += 1
+    spread = Counter(key for member in members for key in member)
+    total = len(members)
+    idf = {key: math.log((1 + total) / (1 + df)) + 0.05 for key, df in spread.items()}
+    result, start = [], 0
+    for group in clusters:
+        score: Counter[str] = Counter()
+        count: Counter[str] = Counter()
+        for member in members[start : start + len(group)]:
+            count.update(member)
+            for key, n in member.items():  # a Counter keeps the order terms were met in
+                score[key] += (1 + 0.25 * math.log(n)) * idf[key]
+        start += len(group)
+        first = {key: i for i, key in enumerate(count)}
+        order = sorted(score, key=lambda key: (-round(score[key], 9), -count[key], first[key]))
         result.append([min(forms[key].items(), key=lambda f: (-f[1], f[0]))[0] for key in order[:limit]])
     return result
 

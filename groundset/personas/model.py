@@ -20,7 +20,8 @@ class Persona(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     name: NonEmpty = Field(
-        description="a short role name of 2 to 5 words, e.g. 'On-call SRE' or 'Exporter developer'"
+        description="a role and what the person does, 3 to 7 words, "
+        "e.g. 'SRE running alerting for several teams'"
     )
     role_description: NonEmpty = Field(
         description="1 to 2 sentences: what this person does and what they need from the documents"

@@ -10,13 +10,17 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..core.engine import CallEngine, get_engine
-from ..core.models import describe_model, resolve_llm
+from ..core.models import describe_model, is_offline, resolve_llm
 from ..kg.graph import KnowledgeGraph
 from ..samples.testset import TestsetSample
+from .fact_index import FactIndex
+from .facts import Fact
 from .prompts import QueryInput, QueryPrompt, evidence_groups, task_text
 from .scenarios import PersonaPool, QueryMix, Scenario
 
-Grounding = tuple[list[str], list[str]]  # (chunk ids, terms): the first term is what the question is about
+# (chunk ids, terms, facts): the first term is what the question is about; the facts (answer-first
+# scenarios) are what the question asks, one per chunk; without facts the term's sentences ground it.
+Grounding = tuple[list[str], list[str], list[Fact]]
 
 
 class Synthesizer(ABC):
@@ -32,6 +36,11 @@ class Synthesizer(ABC):
         self.mix = mix or QueryMix()
         self.prompt = QueryPrompt()
 
+    @property
+    def writes_with_model(self) -> bool:
+        """True when an LLM writes the questions (it needs no fact to start from), False offline."""
+        return not is_offline(self.llm)
+
     @abstractmethod
     def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
         """Candidate (chunks, terms) in a random but seed-determined order."""
@@ -41,11 +50,12 @@ class Synthesizer(ABC):
     ) -> list[Scenario]:
         """Up to ``n`` scenarios whose term is found in every one of their chunks."""
         found: list[Scenario] = []
-        for nodes, terms in self.groundings(kg, rng):
+        scope = FactIndex.of(kg).scope
+        for nodes, terms, facts in self.groundings(kg, rng):
             if len(found) >= n:
                 break
             contexts = [kg.get(node)["text"] for node in nodes]
-            if not all(evidence_groups(self.name, terms[0], contexts)):
+            if not facts and not all(evidence_groups(self.name, terms[0], contexts)):
                 continue
             style, length = self.mix.sample(rng)
             found.append(
@@ -56,6 +66,8 @@ class Synthesizer(ABC):
                     labels=[_label(kg, node) for node in nodes],
                     source_documents=list(dict.fromkeys(kg.get(node)["source"] for node in nodes)),
                     terms=terms,
+                    facts=facts,
+                    scope=scope,
                     persona=personas.match(_mean_vector(kg, nodes), rng),
                     style=style,
                     length=length,
@@ -76,6 +88,8 @@ class Synthesizer(ABC):
             style=scenario.style,
             length=scenario.length,
             seed=scenario.seed,
+            facts=scenario.facts,
+            scope=scenario.scope,
         )
         answer = await self.prompt.run(
             self.llm, data, engine=self.engine or get_engine(), stage=f"synth.{self.name}"

@@ -28,11 +28,13 @@ from ..core.secrets import redact
 from ..kg.graph import KnowledgeGraph
 from ..personas import Persona, agenerate_personas
 from ..samples.testset import Testset, TestsetSample
+from .answer_first import answer_slots
 from .base import Synthesizer
 from .multi_hop import MultiHopAbstractQuerySynthesizer, MultiHopSpecificQuerySynthesizer
 from .quality import Deduper, QualityGate
 from .scenarios import PersonaPool, QueryMix, Scenario, largest_remainder
 from .single_hop import SingleHopSpecificQuerySynthesizer
+from .spread import ContextBudget
 
 log = logging.getLogger("groundset.synthesizers")
 SHORT_NAMES = {
@@ -149,13 +151,29 @@ class TestsetGenerator:
             for i in empty:
                 counts[i] = 0
         fingerprint = kg.fingerprint()
-        kept, rejections, failures = await self._fill(
+        kept, rejections, failures, overused = await self._fill(
             distribution, queues, counts, testset_size, engine, fingerprint, show_progress
         )
         if failures and not kept:
             raise _all_failed(failures)  # e.g. a bad key or a dead server: say why, not "0 samples"
         if failures:
             notes.append(_failure_note(failures))
+            log.warning(notes[-1])
+        if overused:
+            notes.append(
+                f"{overused} context(s) back more than {ContextBudget(testset_size).cap} samples: "
+                "the corpus has "
+                "too few usable contexts for this size"
+            )
+            log.warning(notes[-1])
+        made = Counter(s.synthesizer for s in kept)
+        short = [
+            f"{synth.name} {made[synth.name]} of {count}"
+            for (synth, _), count in zip(distribution, counts, strict=True)
+            if made[synth.name] < count
+        ]
+        if short and len(kept) == testset_size:
+            notes.append(f"too few good scenarios for {', '.join(short)}; the other synthesizers filled in")
             log.warning(notes[-1])
         if len(kept) < testset_size:
             notes.append(
@@ -187,17 +205,19 @@ class TestsetGenerator:
         engine: CallEngine,
         fingerprint: str,
         show_progress: bool,
-    ) -> tuple[list[TestsetSample], Counter[str], list[BaseException]]:
+    ) -> tuple[list[TestsetSample], Counter[str], list[BaseException], int]:
         """Generate and gate scenarios in rounds (all synthesizers at once) until every count is met or its
         scenarios run out; then fill any shortfall from whatever scenarios are left."""
         gate = QualityGate(self.llm, engine)
         deduper = Deduper(self.duplicate_threshold)
+        budget = ContextBudget(size)
         rejections: Counter[str] = Counter()
         failures: list[BaseException] = []
         kept: list[list[TestsetSample]] = [[] for _ in distribution]
         with Progress(show_progress) as progress, progress.stage("samples", size) as advance:
-            for phase in ("quota", "fill"):
-                while waves := _take_waves(phase, counts, kept, queues, size):
+            for phase in ("quota", "fill", "reuse"):
+                budget.relaxed = phase == "reuse"  # a small corpus: contexts may back more samples
+                while waves := _take_waves(phase, counts, kept, queues, size, budget):
                     drafts = await asyncio.gather(
                         *(
                             asyncio.gather(
@@ -213,22 +233,26 @@ class TestsetGenerator:
                     vectors = iter(
                         await engine.embed(self.embeddings, texts, stage="synth.embed") if texts else []
                     )
-                    for (i, _), batch in zip(waves, drafts, strict=True):
+                    for (i, wave), batch in zip(waves, drafts, strict=True):
                         cap = counts[i] if phase == "quota" else len(kept[i]) + size - sum(map(len, kept))
-                        for sample, reason in batch:
+                        for scenario, (sample, reason) in zip(wave, batch, strict=True):
                             if reason is None:
                                 vector = next(vectors)
                                 if deduper.is_duplicate(vector):
                                     reason = "near-duplicate question"
+                                elif deduper.seen_reference(sample.reference):
+                                    reason = "same reference as a kept sample"
                                 elif len(kept[i]) >= cap:
+                                    budget.give_back(scenario.contexts)
                                     continue  # a surplus good sample, not a rejection
                                 else:
-                                    deduper.keep(vector)
+                                    deduper.keep(vector, sample.reference)
                                     kept[i].append(sample)
                                     advance()
                                     continue
+                            budget.give_back(scenario.contexts)
                             rejections[reason] += 1
-        return [s for group in kept for s in group], rejections, failures
+        return [s for group in kept for s in group], rejections, failures, budget.overused()
 
     async def _draft(
         self,
@@ -242,7 +266,7 @@ class TestsetGenerator:
         call cancelled elsewhere) rejects this scenario only; cancelling the run still stops it."""
         try:
             sample = await synth.generate(scenario, graph_fingerprint=fingerprint)
-            return sample, await gate.check(sample)
+            return sample, await gate.check(sample, answer_slots(scenario.facts))
         except (ConfigError, OfflineUnsupported):
             raise  # the same for every scenario: the run cannot go on
         except (Exception, asyncio.CancelledError) as exc:
@@ -313,16 +337,33 @@ def _all_failed(failures: list[BaseException]) -> Exception:
 
 
 def _take_waves(
-    phase: str, counts: list[int], kept: list[list[TestsetSample]], queues: list[list[Scenario]], size: int
+    phase: str,
+    counts: list[int],
+    kept: list[list[TestsetSample]],
+    queues: list[list[Scenario]],
+    size: int,
+    budget: ContextBudget,
 ) -> list[tuple[int, list[Scenario]]]:
-    """The next scenarios to try per synthesizer: its missing count ("quota"), or what still fits ("fill")."""
+    """The next scenarios to try per synthesizer: its missing count ("quota"), or what still fits ("fill",
+    "reuse"); a scenario whose contexts already back their share of samples waits (see ``ContextBudget``)."""
     waves: list[tuple[int, list[Scenario]]] = []
-    budget = size - sum(map(len, kept))
+    room = size - sum(map(len, kept))
+    if phase != "quota" and room <= 0:
+        return []
     for i, queue in enumerate(queues):
-        need = counts[i] - len(kept[i]) if phase == "quota" else budget
-        if need > 0 and queue:
-            waves.append((i, queue[:need]))
-            del queue[:need]
-            if phase == "fill":
-                budget -= len(waves[-1][1])
+        need = counts[i] - len(kept[i]) if phase == "quota" else room
+        if need <= 0 or not queue:
+            continue
+        taken: list[Scenario] = []
+        waiting: list[Scenario] = []
+        for scenario in queue:
+            if len(taken) < need and budget.take(scenario.contexts):
+                taken.append(scenario)
+            else:
+                waiting.append(scenario)
+        queue[:] = waiting
+        if taken:
+            waves.append((i, taken))
+            if phase != "quota":
+                room -= len(taken)
     return waves

@@ -1,8 +1,11 @@
-"""Multi-hop questions: chunks from different documents that the question needs together.
+"""Multi-hop questions: two or more chunks that the question needs together.
 
-Specific: two chunks joined by an ``entity_overlap`` edge, about the entity they share.
-Abstract: 2 to 4 chunks of one community of the similarity/theme graph (Louvain, networkx)
-that share a theme.
+With facts (English): specific joins two chunks that state different facts about one subject (what
+it is, and its default or rule) and asks for both; abstract compares two subjects of one theme with
+a definition or purpose of each. The subject must mean the same thing in both chunks: same key,
+same spelling for code-like names, and the two chunks (or the two sentences) close in meaning.
+Without facts (other languages): specific uses an ``entity_overlap`` edge, abstract 2 to 4 chunks of
+one community of the similarity/theme graph (Louvain, networkx) that share a theme.
 """
 
 from __future__ import annotations
@@ -15,12 +18,19 @@ import networkx as nx
 
 from ..kg.graph import EdgeKind, KnowledgeGraph, NodeKind
 from .base import Grounding, Synthesizer
+from .fact_index import FactIndex
+from .fact_pairs import comparable_pairs, same_subject_pairs
 
 
 class MultiHopSpecificQuerySynthesizer(Synthesizer):
     name = "multi_hop_specific"
 
     def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
+        index = FactIndex.of(kg)
+        for (chunk_a, first), (chunk_b, second) in same_subject_pairs(kg, index, rng):
+            yield [chunk_a, chunk_b], [first.focus], [first, second]
+        if index.facts and not self.writes_with_model:
+            return  # offline, a pair of facts is the only multi-hop question the templates can write
         edges = [
             (s, t, list(data.get("shared") or []))
             for s, t, _, data in kg.edges(EdgeKind.ENTITY_OVERLAP)
@@ -39,7 +49,7 @@ class MultiHopSpecificQuerySynthesizer(Synthesizer):
             both = (kg.get(source)["text"].casefold(), kg.get(target)["text"].casefold())
             for entity in shared:
                 if all(entity.casefold() in text for text in both):
-                    yield [source, target], [entity]
+                    yield [source, target], [entity], []
                     break
 
 
@@ -68,6 +78,11 @@ class MultiHopAbstractQuerySynthesizer(Synthesizer):
         return sorted((c for c in found if len(c) > 1), key=lambda c: (-len(c), min(c)))
 
     def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
+        index = FactIndex.of(kg)
+        for theme, (chunk_a, first), (chunk_b, second) in comparable_pairs(kg, index, rng):
+            yield [chunk_a, chunk_b], [theme, first.focus, second.focus], [first, second]
+        if index.facts and not self.writes_with_model:
+            return
         candidates: list[Grounding] = []
         for community in self.communities(kg):
             by_theme: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
@@ -84,6 +99,6 @@ class MultiHopAbstractQuerySynthesizer(Synthesizer):
                 rng.shuffle(documents)
                 size = rng.randint(2, min(self.max_chunks, len(documents)))
                 chunks = [rng.choice(per_document[d]) for d in documents[:size]]
-                candidates.append((chunks, [theme]))
+                candidates.append((chunks, [theme], []))
         rng.shuffle(candidates)
         yield from candidates

@@ -10,6 +10,8 @@ from pydantic import BaseModel, Field
 
 from ..core.prompts import Prompt
 from ..text.textrank import textrank_summary
+from .answer_first import fact_question, fact_reference
+from .facts import Fact
 from .offline_questions import answer_sentences, offline_question, offline_reference
 
 KIND_GUIDANCE = {
@@ -50,6 +52,10 @@ class QueryInput(BaseModel):
     style: str = Field(description="query style key")
     length: str = Field(description="query length key")
     seed: int = 0
+    facts: list[Fact] = Field(
+        default_factory=list, description="the statements the question must be answered by, one per context"
+    )
+    scope: str = Field(default="", description="what the documentation is about")
 
 
 def task_text(kind: str, style: str, length: str) -> str:
@@ -69,7 +75,9 @@ class QueryPrompt(Prompt[QueryInput, GeneratedSample]):
         "The question must be answerable from the contexts and must not give the answer away. Then write "
         "the reference answer in 1 to 4 sentences, using only facts stated in the contexts (no outside "
         "knowledge); when the contexts disagree or say nothing about a part of the question, the question "
-        "was not well chosen: ask something else."
+        "was not well chosen: ask something else. When facts are given, ask the question those facts answer "
+        "(all of them together, when there are several) and base the reference on them; never put a section "
+        "title, file name or markup in the question."
     )
     examples = [
         (
@@ -94,6 +102,17 @@ class QueryPrompt(Prompt[QueryInput, GeneratedSample]):
     ]
 
     def offline(self, data: QueryInput) -> GeneratedSample:
+        if data.facts:
+            question = fact_question(
+                data.kind,
+                data.facts,
+                persona=data.persona,
+                style=data.style,
+                length=data.length,
+                seed=data.seed,
+                scope=data.scope,
+            )
+            return GeneratedSample(question=question, reference=fact_reference(data.facts))
         groups = evidence_groups(data.kind, data.terms[0], data.contexts)
         question = offline_question(
             data.kind,

@@ -1,22 +1,38 @@
-"""The quality gate: a sample is kept only if its reference is supported by its contexts, its
-question does not give the answer away, and it is not a near-duplicate of a kept question."""
+"""The quality gate: a sample is kept only if its reference is supported by its contexts and answers its
+question, its question does not give the answer away, and it is not a near-duplicate of a kept question.
+
+With a model, one ``verdict.sample`` call judges support (one verdict per reference statement) and whether
+the reference answers the question (the ``"answers"`` item). A reference whose every statement is copied
+word for word from the contexts is supported without asking, so its call asks ``"answers"`` alone (and
+sends no context). Offline nothing is called: questions are templates filled from answer-bearing sentences,
+so the checks are structural (answer slots, the focus term, answer shape), then the lexical support judge.
+"""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..core.engine import CallEngine, get_engine
+from ..core.errors import ConfigError
+from ..core.models import ResolvedModel, is_offline, resolve_llm
 from ..judges.aligned import judge, numbered
-from ..judges.support import StatementsAndContext, SupportPrompt
+from ..judges.sample_check import ANSWERS, SampleCheckPrompt, SampleToCheck, answer_shape_problem
 from ..samples.testset import TestsetSample
 from ..text.lexical import content_words, lexical_support
 from ..text.sentences import split_sentences
+from .offline_questions import term_pattern
 
 MAX_STATEMENTS = 8
 EXTRACTIVE_SUPPORT = 1.0  # all content words present: the statement is copied from the contexts
+UNSUPPORTED = "reference not supported by its contexts"
+NOT_ANSWERING = "reference does not answer the question"
+NOT_AN_ANSWER = "reference is not an answer (heading, list stub or markup)"
+ABSTRACT = "multi_hop_abstract"  # its terms[0] is a theme, not a word the reference must hold
 
 
 @dataclass
@@ -29,10 +45,18 @@ class QualityGate:
     min_question_words: int = 3
 
     def __post_init__(self) -> None:
-        self.prompt = SupportPrompt()
+        self.prompt = SampleCheckPrompt()
+        self.offline = _offline(self.llm)
 
-    async def check(self, sample: TestsetSample) -> str | None:
-        """None when the sample passes, else the rejection reason (a short label)."""
+    async def check(self, sample: TestsetSample, answer_slots: Sequence[str] = ()) -> str | None:
+        """None when the sample passes, else the rejection reason (a short label).
+
+        Offline (no model), the checks are structural: the reference must look like an answer (not a
+        heading, list stub or markup), hold every one of ``answer_slots`` (e.g. the subject and answer a
+        templated question was written from) and the question's focus term (case-insensitive,
+        whitespace-normalised, the last word singular or plural). With a model, ``answer_slots`` are not
+        used (a model writes its own reference): the ``"answers"`` verdict decides. At most one model call
+        per check, none offline."""
         question, reference = sample.user_input.strip(), sample.reference.strip()
         if not question or not reference:
             return "empty question or reference"
@@ -43,35 +67,85 @@ class QualityGate:
             leak = len(answer_words & set(content_words(question))) / len(answer_words)
             if leak > self.max_answer_leak:
                 return "trivial: question contains its answer"
+        if self.offline:
+            if answer_shape_problem(reference):
+                return NOT_AN_ANSWER
+            if not all(mentions(reference, slot) for slot in answer_slots) or not mentions_focus(sample):
+                return NOT_ANSWERING
         statements = split_sentences(reference)[:MAX_STATEMENTS] or [reference]
         context_words = set(content_words(" ".join(sample.reference_contexts)))
-        if all(lexical_support(s, context_words) >= EXTRACTIVE_SUPPORT for s in statements):
-            return (
-                None  # every statement is (nearly) word for word in the contexts: supported, no call needed
-            )
-        data = StatementsAndContext(
-            statements=numbered(statements), context="\n\n".join(sample.reference_contexts)
+        extractive = all(lexical_support(s, context_words) >= EXTRACTIVE_SUPPORT for s in statements)
+        if self.offline and extractive:
+            return None  # copied word for word: supported; the checks above stand for "answers"
+        items = {} if extractive else numbered(statements)
+        if not self.offline:
+            items = {ANSWERS: reference, **items}  # "answers" first: judged once, in the first batch
+        data = SampleToCheck(
+            question=question,
+            statements=items,
+            context="" if extractive else "\n\n".join(sample.reference_contexts),
         )
         judged = await judge(
-            self.prompt, self.llm, data, engine=self.engine or get_engine(), stage="quality.support"
+            self.prompt, self.llm, data, engine=self.engine or get_engine(), stage="quality.check"
         )
-        if not all(judged.flags(tuple(data.statements))):
-            return "reference not supported by its contexts"
+        if not all(judged.verdicts[key].verdict for key in items if key != ANSWERS):
+            return UNSUPPORTED
+        if ANSWERS in items and not judged.verdicts[ANSWERS].verdict:
+            return NOT_ANSWERING
         return None
 
 
+def mentions_focus(sample: TestsetSample) -> bool:
+    """Whether the reference mentions what the question is about: its focus term (``terms[0]``); for
+    multi_hop_abstract, whose first term is a theme, any of the other terms (none given: nothing to check)."""
+    terms = [term for term in sample.terms if term.strip()]
+    if sample.synthesizer == ABSTRACT:
+        return len(terms) < 2 or any(mentions(sample.reference, term) for term in terms[1:])
+    return not terms or mentions(sample.reference, terms[0])
+
+
+def mentions(reference: str, phrase: str) -> bool:
+    """Whether ``phrase`` occurs in ``reference``: case-insensitive, whitespace-normalised, the last word
+    singular or plural. An empty phrase is always there."""
+    pattern = term_pattern(re.sub(r"\s+", " ", phrase))
+    return pattern is None or bool(pattern.search(re.sub(r"\s+", " ", reference)))
+
+
+def _offline(llm: Any) -> bool:
+    """Whether prompts given ``llm`` run their offline form (as ``Prompt.run`` decides)."""
+    if isinstance(llm, str):
+        try:
+            llm = resolve_llm(llm)
+        except ConfigError:
+            return False  # not offline; the first call raises the same error, where it always did
+    if isinstance(llm, ResolvedModel):
+        llm = llm.model
+    return is_offline(llm)
+
+
 class Deduper:
-    """Kept question vectors; a question whose cosine to a kept one exceeds ``threshold`` is a duplicate."""
+    """Kept question vectors and references: a question whose cosine to a kept one exceeds ``threshold``
+    is a duplicate, and so is a sample with a kept sample's reference (one answer asked twice)."""
 
     def __init__(self, threshold: float) -> None:
         self.threshold = threshold
         self._kept: list[np.ndarray] = []
+        self._references: set[str] = set()
+
+    def seen_reference(self, reference: str) -> bool:
+        return _norm(reference) in self._references
 
     def is_duplicate(self, vector: np.ndarray) -> bool:
         norm = float(np.linalg.norm(vector))
         unit = vector / norm if norm else vector
         return bool(self._kept) and float(np.max(np.vstack(self._kept) @ unit)) > self.threshold
 
-    def keep(self, vector: np.ndarray) -> None:
+    def keep(self, vector: np.ndarray, reference: str = "") -> None:
         norm = float(np.linalg.norm(vector))
         self._kept.append(vector / norm if norm else vector)
+        if reference:
+            self._references.add(_norm(reference))
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split()).casefold()

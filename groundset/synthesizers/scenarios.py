@@ -14,6 +14,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from ..personas import Persona
+from .facts import Fact
 from .styles import LENGTHS, STYLES
 
 DEFAULT_STYLE_MIX: dict[str, float] = {
@@ -34,6 +35,8 @@ class Scenario(BaseModel):
     labels: list[str]
     source_documents: list[str]
     terms: list[str]
+    facts: list[Fact] = []  # answer-first: what the question asks (see ``facts``)
+    scope: str = ""  # what the corpus is about ("Prometheus"), for "... in Prometheus?"
     persona: Persona
     style: str
     length: str

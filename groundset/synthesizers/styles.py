@@ -13,7 +13,9 @@ import re
 from collections.abc import Sequence
 from typing import Literal
 
+from ..personas.roles import reads_as_role
 from ..text.sentences import word_set
+from .english_words import PREPOSITIONS
 
 __all__ = [
     "LENGTHS",
@@ -49,7 +51,9 @@ _QUESTION_WORDS = word_set("what which who whom whose when where why how")
 # A query of the term alone loses what was asked; one hint word from the question word keeps it.
 _HINTS = {"what": "meaning", "how": "explained", "why": "reason", "which": "options", "when": "timing"}
 _AUXILIARIES = "does|do|did|is|are|was|were|should|can|would|could"
-_WH_AUX = re.compile(rf"\b(how|what|why|when|where|which|who)\s+(?:{_AUXILIARIES})\b\s*", re.IGNORECASE)
+_WH_AUX = re.compile(
+    rf"\b(how|what|why|when|where|which|who)\s+(?:{_AUXILIARIES})\b(?!\s*(?:be|not)\b)\s*", re.IGNORECASE
+)
 _THE = re.compile(r"\bthe\s+", re.IGNORECASE)
 _A_AN = re.compile(r"\b(?:a|an)\s+(?=\S)", re.IGNORECASE)
 _YOU = re.compile(r"\byou\b", re.IGNORECASE)
@@ -65,12 +69,7 @@ _NEUTRAL_LEADS = (
 )
 _PERSONA_WORDS = 14
 _LONG_WORDS = 18
-_CLAUSES = (
-    ", according to the documentation",
-    ", as described in the docs",
-    ", based on what the documentation says",
-    " in practice",
-)
+_CLAUSES = (", according to the docs", ", as the docs describe it")
 _PURPOSES = (
     "I need to get this right before I change anything in production",
     "I want to understand this properly so that I can explain it to my team",
@@ -212,10 +211,12 @@ def _typo(word: str, rng: random.Random) -> str:
     return word[: i + 1] + word[i] + word[i + 1 :]
 
 
-def size_question(core: str, length: str, *, persona: str = "", seed: int = 0) -> str:
-    """short: ``core`` as is; medium: with a short clause; long: persona lead-in and purpose first.
+def size_question(core: str, length: str, *, persona: str = "", seed: int = 0, scope: str = "") -> str:
+    """short: ``core`` as is; medium: scoped to the product (``scope``, e.g. "Prometheus") or with a short
+    lead; long: persona lead-in and purpose first.
 
-    A long question has at least 18 words: readers who explain themselves write more.
+    The persona lead-in is used only when the persona's name reads as a person's role ("SRE running
+    alerting"); otherwise a neutral one. A long question has at least 18 words.
     """
     if length not in LENGTHS:
         raise ValueError(f"unknown query length {length!r}; expected one of: {', '.join(LENGTHS)}")
@@ -225,10 +226,18 @@ def size_question(core: str, length: str, *, persona: str = "", seed: int = 0) -
     rng = random.Random(f"length:{seed}:{core}")
     clause, purpose = rng.choice(_CLAUSES), rng.choice(_PURPOSES)
     body = core.rstrip("?")
+    scoped = bool(scope) and scope.casefold() not in core.casefold()
+    ends_open = body.rsplit(" ", 1)[-1].lower() in PREPOSITIONS  # "... not result in": no "in in"
     if length == "medium":
+        if scoped:
+            return f"In {scope}, {_lower_first(core)}" if ends_open else f"{body} in {scope}?"
         return body + clause + "?"
-    long = f"{persona_lead(persona, seed=seed)}, {purpose}. {core}"
-    return long if len(long.split()) >= _LONG_WORDS else long.rstrip("?") + clause + "?"
+    name = persona.split(":", 1)[0]
+    lead = persona_lead(persona, seed=seed) if reads_as_role(name) else rng.choice(_NEUTRAL_LEADS)
+    long = f"{lead}, {purpose}. {core}"
+    if len(long.split()) >= _LONG_WORDS:
+        return long
+    return long.rstrip("?") + (f" in {scope}?" if scoped and not ends_open else clause + "?")
 
 
 def agreement(term: str) -> dict[str, str]:
@@ -262,7 +271,9 @@ def persona_lead(persona: str, *, seed: int = 0) -> str:
         article = [] if first in ("a", "an", "the", "someone") else [indefinite_article(body)]
         words = ["As", *article, *body.split()]
     if role_words and _is_verb(role_words[0].lower()):
-        words += ["who", _lower_first(role_words[0]), *role_words[1:]]
+        clause = re.split(r",|;| and | to | so | because | but ", " ".join(role_words), maxsplit=1)[0].split()
+        if len(words) + 1 + len(clause) <= _PERSONA_WORDS:  # a clause cut in the middle reads badly
+            words += ["who", _lower_first(clause[0]), *clause[1:]]
     words = words[:_PERSONA_WORDS]
     while len(words) > 2 and words[-1].lower().strip(".,;") in STOP_WORDS | {"who"}:
         words.pop()

@@ -79,6 +79,8 @@ def parse(text: str, *, headings_only: bool = False) -> list[Token]:
 
     The parser is built once; a parse keeps its state in its own env, so threads may share it.
     """
+    if text and not text.endswith("\n"):
+        text += "\n"  # mdit-py-plugins' ::: rule reads past a last line without one ("> :::x\n>")
     return _MD.parse(text, {"groundset_headings_only": headings_only})
 
 

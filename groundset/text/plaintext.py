@@ -15,9 +15,10 @@ from .mdparse import Segment, inline_segments, memo, parse
 
 __all__ = ["plain_text"]
 
-# Hugo shortcodes ({{< figure >}}, {{% notice %}}) are expanded before Markdown, so they go first;
-# a template reference ({{ name }}) left in prose reads as its name.
-_SHORTCODE = re.compile(r"\{\{[<%][^{}\n]{0,400}?[%>]\}\}")
+# Hugo shortcodes ({{< figure >}}, {{% notice %}}), mdBook directives ({{#include x.rs}}) and Jinja or
+# Liquid tags ({% include "x.md" %}) are expanded before Markdown, so they go first; a template
+# reference ({{ name }}) left in prose reads as its name.
+_SHORTCODE = re.compile(r"\{\{(?:[<%][^{}\n]{0,400}?[%>]|#[^{}\n]{1,400}?)\}\}|\{%[^{}\n]{0,400}?%\}")
 _TEMPLATE_REF = re.compile(r"\{\{\s*([\w.-]{1,100})\s*\}\}")
 
 Block = tuple[Segment, ...]
@@ -55,7 +56,7 @@ def _line(block: Block, code_spans: bool) -> str:
 def _prose(markdown: str) -> tuple[Block, ...]:
     """The text blocks of a document (cached: summaries, phrases and entities all read each chunk)."""
     title, text = _toml_front_matter(markdown)
-    if "{{" in text:
+    if "{{" in text or "{%" in text:
         text = _SHORTCODE.sub(" ", text)
     blocks: list[Block] = [((title, False),)] if title else []
     row: list[Block] | None = None
