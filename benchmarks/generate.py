@@ -68,6 +68,7 @@ def main() -> None:
             "; "
             f"embedding requests {embed_calls}; by stage: {by_stage}"
         )
+        print(f"    rejected {dict(testset.metadata['rejections'])}")
         ratio = wall / ideal if ideal else float("nan")
         print(f"    wall {wall:.2f} s vs ideal {ideal:.2f} s = {ratio:.2f}x (target <= 1.5x)")
 

@@ -179,6 +179,33 @@ def test_unsupported_references_are_rejected_and_regenerated(stub, real_graph, t
     assert testset.metadata["rejections"].get("reference not supported by its contexts", 0) >= 1
     verdicts = [r for r in stub.chat_requests if '"statements"' in r.body["messages"][-1]["content"]]
     assert len(verdicts) >= 10  # paraphrased references are judged by the model, one call each
+
+
+def test_a_duplicate_draft_costs_no_verdict_call(stub, real_graph):
+    from langchain_openai import ChatOpenAI
+
+    drafted = []
+
+    def repeating(body):
+        """The first three drafted questions are the same question: two of them are duplicates."""
+        reply = scripted(body)
+        data = json.loads(body["messages"][-1]["content"].removeprefix("Input: "))
+        if "contexts" in data:
+            drafted.append(data)
+            if len(drafted) <= 3:
+                answer = json.loads(reply.content)
+                question = "Which settings decide how long Prometheus keeps its samples on local disk?"
+                reply = Reply.json({**answer, "question": question})
+        return reply
+
+    stub.on_chat(repeating)
+    llm = ChatOpenAI(base_url=stub.base_url, api_key="sk-test-dup", model="stub-model", max_retries=0)
+    testset = TestsetGenerator(llm, engine=CallEngine(cache=False)).generate(real_graph, 6, seed=4)
+    rejections = testset.metadata["rejections"]
+    assert rejections.get("near-duplicate question", 0) >= 2, rejections
+    verdicts = [r for r in stub.chat_requests if '"statements"' in r.body["messages"][-1]["content"]]
+    duplicates = rejections["near-duplicate question"] + rejections.get("same reference as a kept sample", 0)
+    assert len(verdicts) == len(drafted) - duplicates  # duplicates are dropped before their verdict call
     assert all("prometheus" not in s.reference.casefold() for s in testset)
 
 

@@ -12,7 +12,7 @@ import asyncio
 import logging
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -218,62 +218,73 @@ class TestsetGenerator:
             for phase in ("quota", "fill", "reuse"):
                 budget.relaxed = phase == "reuse"  # a small corpus: contexts may back more samples
                 while waves := _take_waves(phase, counts, kept, queues, size, budget):
+                    flat = [(i, scenario) for i, wave in waves for scenario in wave]
                     drafts = await asyncio.gather(
-                        *(
-                            asyncio.gather(
-                                *(
-                                    self._draft(distribution[i][0], s, gate, fingerprint, failures)
-                                    for s in wave
-                                )
-                            )
-                            for i, wave in waves
-                        )
+                        *(self._draft(distribution[i][0], s, fingerprint, failures) for i, s in flat)
                     )
-                    texts = [d.user_input for batch in drafts for d, reason in batch if reason is None]
+                    texts = [d.user_input for d, reason in drafts if reason is None]
                     vectors = iter(
                         await engine.embed(self.embeddings, texts, stage="synth.embed") if texts else []
                     )
-                    for (i, wave), batch in zip(waves, drafts, strict=True):
+                    # Duplicates go before the gate: a question already asked costs no verdict call.
+                    pending = Deduper(self.duplicate_threshold, within=deduper)
+                    screened: list[tuple[TestsetSample | None, str | None, Any]] = []
+                    for sample, reason in drafts:
+                        vector = next(vectors) if reason is None else None
+                        if sample is not None and reason is None:
+                            reason = pending.screen(vector, sample.reference)
+                        screened.append((sample, reason, vector))
+                    verdicts = await asyncio.gather(
+                        *(
+                            self._gate(gate, sample, scenario, failures) if reason is None else _given(reason)
+                            for (_, scenario), (sample, reason, _) in zip(flat, screened, strict=True)
+                        )
+                    )
+                    for (i, scenario), (sample, _, vector), reason in zip(
+                        flat, screened, verdicts, strict=True
+                    ):
                         cap = counts[i] if phase == "quota" else len(kept[i]) + size - sum(map(len, kept))
-                        for scenario, (sample, reason) in zip(wave, batch, strict=True):
-                            if reason is None:
-                                vector = next(vectors)
-                                if deduper.is_duplicate(vector):
-                                    reason = "near-duplicate question"
-                                elif deduper.seen_reference(sample.reference):
-                                    reason = "same reference as a kept sample"
-                                elif len(kept[i]) >= cap:
-                                    budget.give_back(scenario.contexts)
-                                    continue  # a surplus good sample, not a rejection
-                                else:
-                                    deduper.keep(vector, sample.reference)
-                                    kept[i].append(sample)
-                                    advance()
-                                    continue
+                        if reason is None and len(kept[i]) >= cap:
+                            budget.give_back(scenario.contexts)  # a surplus good sample, not a rejection
+                        elif reason is None and sample is not None:
+                            deduper.keep(vector, sample.reference)
+                            kept[i].append(sample)
+                            advance()
+                        else:
                             budget.give_back(scenario.contexts)
-                            rejections[reason] += 1
+                            rejections[reason or "rejected"] += 1
         return [s for group in kept for s in group], rejections, failures, budget.overused()
 
     async def _draft(
-        self,
-        synth: Synthesizer,
-        scenario: Scenario,
-        gate: QualityGate,
-        fingerprint: str,
-        failures: list[BaseException],
+        self, synth: Synthesizer, scenario: Scenario, fingerprint: str, failures: list[BaseException]
     ) -> tuple[TestsetSample | None, str | None]:
-        """A sample and why it is rejected (None: it passed). A failed call (an unusable answer, a shared
-        call cancelled elsewhere) rejects this scenario only; cancelling the run still stops it."""
+        """A drafted sample, or why there is none. A failed call (an unusable answer, a shared call
+        cancelled elsewhere) rejects this scenario only; cancelling the run still stops it."""
+        return await self._guarded(
+            synth.generate(scenario, graph_fingerprint=fingerprint), scenario, failures
+        )
+
+    async def _gate(
+        self, gate: QualityGate, sample: TestsetSample, scenario: Scenario, failures: list[BaseException]
+    ) -> str | None:
+        """None when the sample passes the quality gate, else the rejection reason."""
+        checked = gate.check(sample, answer_slots(scenario.facts))
+        verdict, failed = await self._guarded(checked, scenario, failures)
+        return failed or verdict
+
+    async def _guarded(
+        self, call: Awaitable[Any], scenario: Scenario, failures: list[BaseException]
+    ) -> tuple[Any, str | None]:
+        """(result, None), or (None, "failed: <error>") for a failure that concerns this scenario only."""
         try:
-            sample = await synth.generate(scenario, graph_fingerprint=fingerprint)
-            return sample, await gate.check(sample, answer_slots(scenario.facts))
+            return await call, None
         except (ConfigError, OfflineUnsupported):
             raise  # the same for every scenario: the run cannot go on
         except (Exception, asyncio.CancelledError) as exc:
             if being_cancelled():
                 raise
             failures.append(exc)
-            log.info("%s on %s failed: %s", synth.name, ", ".join(scenario.nodes), _describe(exc))
+            log.info("%s on %s failed: %s", scenario.synthesizer, ", ".join(scenario.nodes), _describe(exc))
             return None, f"failed: {type(exc).__name__}"
 
     def generate(
@@ -315,6 +326,10 @@ class TestsetGenerator:
         **kwargs: Any,
     ) -> Testset:
         return run_sync(self.agenerate_from_documents(documents, testset_size, query_distribution, **kwargs))
+
+
+async def _given(reason: str | None) -> str | None:
+    return reason
 
 
 def _describe(exc: BaseException) -> str:

@@ -125,20 +125,30 @@ def _offline(llm: Any) -> bool:
 
 class Deduper:
     """Kept question vectors and references: a question whose cosine to a kept one exceeds ``threshold``
-    is a duplicate, and so is a sample with a kept sample's reference (one answer asked twice)."""
+    is a duplicate, and so is a sample with a kept sample's reference (one answer asked twice).
+    ``within``: a deduper whose kept items count too (a wave screened against what is already kept)."""
 
-    def __init__(self, threshold: float) -> None:
+    def __init__(self, threshold: float, within: Deduper | None = None) -> None:
         self.threshold = threshold
-        self._kept: list[np.ndarray] = []
-        self._references: set[str] = set()
-
-    def seen_reference(self, reference: str) -> bool:
-        return _norm(reference) in self._references
+        self._kept: list[np.ndarray] = list(within._kept) if within else []
+        self._references: set[str] = set(within._references) if within else set()
 
     def is_duplicate(self, vector: np.ndarray) -> bool:
         norm = float(np.linalg.norm(vector))
         unit = vector / norm if norm else vector
         return bool(self._kept) and float(np.max(np.vstack(self._kept) @ unit)) > self.threshold
+
+    def seen_reference(self, reference: str) -> bool:
+        return _norm(reference) in self._references
+
+    def screen(self, vector: np.ndarray, reference: str) -> str | None:
+        """The duplicate reason, or None after remembering the sample (so later ones are screened too)."""
+        if self.is_duplicate(vector):
+            return "near-duplicate question"
+        if self.seen_reference(reference):
+            return "same reference as a kept sample"
+        self.keep(vector, reference)
+        return None
 
     def keep(self, vector: np.ndarray, reference: str = "") -> None:
         norm = float(np.linalg.norm(vector))
