@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ..text.entities import is_file_name
 from ..text.sentences import word_set
 
 __all__ = [
@@ -256,11 +257,6 @@ _MARKUP = word_set(
     """type help unit eof note todo warning info tip caution important danger fixme notice license readme
     post get put patch delete head true false null none nan inf nul lf cr crlf bom yes no ok click skip"""
 )
-_FILE = re.compile(
-    r"^[\w.-]+\.(?:ya?ml|json|toml|ini|conf|cfg|go|py|js|ts|rb|java|rs|c|h|cc|cpp|md|markdown|txt|proto|sh|"
-    r"html?|css|xml|csv|log|rules|lock|zip|gz|tar|png|jpe?g|svg|com|org|net|io|dev)$",
-    re.IGNORECASE,
-)
 
 
 def is_markup(term: str) -> bool:
@@ -270,7 +266,7 @@ def is_markup(term: str) -> bool:
     words = text.split(" ")
     if re.search(r"[<>{}\[\]|=`$@\\/~^%+*\u2019']|://|\d{3,}", text) or not re.search(r"[^\W\d_]{2}", text):
         return True
-    if any(_FILE.match(w) or w.startswith(("_", "-", ".")) or w.endswith("_") for w in words):
+    if any(is_file_name(w) or w.startswith(("_", "-", ".")) or w.endswith("_") for w in words):
         return True
     if len(words) == 1 and text.casefold() in _MARKUP:
         return True

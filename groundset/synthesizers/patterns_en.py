@@ -345,14 +345,12 @@ def split_article(phrase: str) -> tuple[str, str]:
 
 def lower_first(text: str, lowercase_words: frozenset[str] = frozenset()) -> str:
     """Lower-case a sentence-initial capital only where the word is not a name: a function word
-    ("The" -> "the"), or a word the text also writes in lower case (``lowercase_words``)."""
+    ("The" -> "the"), or a word the text writes in lower case (``lowercase_words``, see ``Fact``)."""
     first = text.split(" ", 1)[0]
     low = first.lower()
-    head = first.split("-", 1)[0]
-    if first == low or not head.isalpha() or first[1:] != first[1:].lower():
+    if first == low or not first.split("-", 1)[0].isalpha() or first[1:] != first[1:].lower():
         return text
-    known = (low, head.lower(), low[:-1] if low.endswith("s") else low + "s")
-    if low in FUNCTION_WORDS or any(word in lowercase_words for word in known):
+    if low in FUNCTION_WORDS or low in lowercase_words:
         return low + text[len(first) :]
     return text
 

@@ -13,10 +13,10 @@ import random
 import re
 from collections.abc import Callable
 
-from ..text.sentences import word_set
 from .english_words import DETERMINERS
 from .facts import Fact
 from .patterns_en import TRANSITIVE, base_form, lower_first, split_article
+from .styles import STOP_WORDS
 
 __all__ = ["compare_question", "pair_question", "single_question", "web_query"]
 
@@ -235,12 +235,7 @@ def _constraint_queries(bare: str, s: dict[str, str]) -> list[str]:
     return [f"{bare} requirements"] if verb == "be" else [f"{bare} {verb}"]
 
 
-_STOP = word_set(
-    """
-    a an the and or of to in on at for with by from as is are be been it its this that these those
-    you your we our they their e.g i.e etc
-    """
-)  # fmt: skip
+_STOP = STOP_WORDS | {"e.g", "i.e", "etc"}  # what a search query leaves out
 _MAX_KEYWORDS = 7
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from ..text.entities import is_file_name
 from ..text.sentences import word_set
 from .english_words import IMPERATIVES
 
@@ -50,11 +51,6 @@ _INSIDE_FORBIDDEN = word_set(
     "below usually often always generally also typically normally commonly mostly simply actually really "
     "currently still just never sometimes rarely"
 )
-_FILE_NAME = re.compile(
-    r"^[\w./~-]+\.(?:md|mdx|rst|txt|html?|rs|py|go|js|ts|java|c|h|cpp|json|ya?ml|toml|ini|cfg|conf|sh|lock"
-    r"|xml|csv|png|svg|jpe?g|gif)$",
-    re.IGNORECASE,
-)
 _MARKUP = re.compile(r"[<>{}\[\]#|=]|^\W|https?:|^\d+$")
 _FLAG = re.compile(r"--?[a-z][\w.-]*")
 _GENERIC_TYPE = re.compile(r"[A-Za-z_][\w:]*<[\w:, &'<>]+>")
@@ -67,7 +63,7 @@ def worth_asking(subject: str, pattern: str, codes: frozenset[str] = frozenset()
     would type; ``codes`` are the inline code spans of the sentence it came from."""
     text = " ".join(subject.split()).strip(" .,;:!?\"'`*")
     named = (text in codes and _GENERIC_TYPE.fullmatch(text)) or _FLAG.fullmatch(text)  # `Box<T>`, --web.port
-    if not text or (_MARKUP.search(text) and not named) or _FILE_NAME.match(text):
+    if not text or (_MARKUP.search(text) and not named) or is_file_name(text.rsplit("/", 1)[-1]):
         return False
     words = text.split()
     lower = [w.lower().strip("\"'()") for w in words]

@@ -56,7 +56,10 @@ _EXTENSIONS = _word_set(
     "yml yaml json toml ini conf cfg go py js ts rb java rs c h cc cpp md txt proto sh html css xml csv "
     "log rules io com org net dev"
 )
+# A file a page only points at (an image, an archive): a file name, though never an identifier.
+_FILE_ONLY_EXTENSIONS = _word_set("markdown mdx rst htm lock png jpg jpeg gif svg zip gz tar")
 _DOTTED_FILE = re.compile(r"^[\w-]+(?:\.[\w-]+)*\.([a-z]{1,5})$")
+_FILE_NAME = re.compile(r"^[\w-]+(?:\.[\w-]+)*\.([a-z]{1,8})$")
 _PACKAGE_MEMBER = re.compile(r"^[a-z]\w*\.[A-Z]\w*$")
 _SENTENCE_OPENERS = frozenset(":;(\"'\u201c\u2018[\u2014\u2013-")
 _STOP = _word_set(
@@ -133,6 +136,12 @@ def _word_kind(word: str, stop: frozenset[str] = _STOP) -> str:
     if _CAPITALISED.match(word) and word.lower() not in stop and word.lower() not in _CALENDAR:
         return "capital"
     return ""
+
+
+def is_file_name(word: str) -> bool:
+    """``prometheus.yml``, ``main.rs``, ``prometheus.io``: a file or site name, not a topic to ask about."""
+    match = _FILE_NAME.match(word.lower())
+    return bool(match) and match.group(1) in _EXTENSIONS | _FILE_ONLY_EXTENSIONS
 
 
 def _is_dotted(word: str) -> bool:
