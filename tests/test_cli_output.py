@@ -60,7 +60,7 @@ def test_kg_show_prints_counts_not_python_dicts(tmp_path, capsys):
     assert main(["kg", "show", str(kg)]) == 0
     shown = capsys.readouterr().out
     assert "{'" not in shown and "'}" not in shown
-    assert shown.splitlines()[0].startswith("nodes: ") and "document 7" in shown.splitlines()[0]
+    assert shown.splitlines()[0].startswith("nodes: ") and "document 10" in shown.splitlines()[0]
 
 
 def test_small_n_gets_no_interval_and_a_warning(data, capsys):

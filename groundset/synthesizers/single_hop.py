@@ -23,11 +23,13 @@ class SingleHopSpecificQuerySynthesizer(Synthesizer):
         index = FactIndex.of(kg)
         chunks = sorted(index.facts)
         rng.shuffle(chunks)
-        for chunk in chunks:
-            facts = [f for f in index.facts[chunk] if index.unambiguous(f)]
-            if facts:
-                fact = pick_fact(facts, rng)
-                yield [chunk], [fact.focus], [fact]
+        left = {c: [f for f in index.facts[c] if index.unambiguous(f)] for c in chunks}
+        while any(left.values()):  # a round takes one fact per chunk: every chunk first, then seconds
+            for chunk in chunks:
+                if left[chunk]:
+                    fact = pick_fact(left[chunk], rng)
+                    left[chunk].remove(fact)
+                    yield [chunk], [fact.focus], [fact]
         if not index.facts or self.writes_with_model:
             # A model can write a good question from any chunk; offline templates need a fact.
             yield from (g for g in _term_groundings(kg, rng) if g[0][0] not in index.facts)
