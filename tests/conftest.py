@@ -16,11 +16,14 @@ FAKE_KEY = "sk-groundset-FAKE-KEY-5f1c9a7e2b"
 NEEDS_SHARED_CORPORA = [
     "test_generate.py",
     "test_kg_build.py",
+    "test_kg_update.py",
     "test_kg_loader.py",
     "test_kg_offline_nlp.py",
     "test_markdown_corpora.py",
     "test_offline_questions.py",
+    "test_offline_testset_quality.py",
     "test_personas.py",
+    "test_refresh.py",
 ]
 collect_ignore = [] if SHARED.is_dir() else NEEDS_SHARED_CORPORA
 

@@ -101,7 +101,8 @@ async def test_fake_chat_model_json_in_text_and_n(engine):
         responses=[json.dumps(GOOD), json.dumps({**GOOD, "supported": False}), json.dumps(GOOD)]
     )
     outs = await JudgePrompt().run(fake, Passage(text="fake"), n=3, engine=engine)
-    assert [o.supported for o in outs] == [True, False, True]
+    # the n asks run concurrently, so which ask gets which scripted reply is not fixed
+    assert sorted(o.supported for o in outs) == [False, True, True]
     assert engine.usage["test.judge"].calls == 3  # a model without n support is asked n times
 
 

@@ -12,6 +12,7 @@ from ..core.secrets import redact
 from .cache import cache_app
 from .calibrate import calibrate
 from .common import EmbeddingsOption, LlmOption, err, out, typer_app
+from .diff import diff
 from .evaluate import evaluate, metrics
 from .generate import generate, personas
 from .kg import kg_app
@@ -48,6 +49,7 @@ app.command("personas")(personas)
 app.command("evaluate")(evaluate)
 app.command("metrics")(metrics)
 app.command("calibrate")(calibrate)
+app.command("diff")(diff)
 
 
 @app.command()

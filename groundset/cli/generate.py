@@ -1,9 +1,11 @@
-"""`groundset generate` and `groundset personas`."""
+"""`groundset generate` (and its --refresh) and `groundset personas`."""
+
+from __future__ import annotations
 
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
@@ -21,6 +23,9 @@ from .common import (
     usage_line,
 )
 
+if TYPE_CHECKING:
+    from ..synthesizers import RefreshResult
+
 
 def generate(
     docs: Annotated[
@@ -30,7 +35,12 @@ def generate(
     kg_dir: Annotated[
         Path | None, typer.Option("--kg", help="Use a graph saved by `groundset kg build`.")
     ] = None,
-    size: Annotated[int, typer.Option("-n", "--size", min=1, help="Number of samples to generate.")] = 50,
+    size: Annotated[
+        int | None,
+        typer.Option(
+            "-n", "--size", min=1, help="Number of samples (default 50; with --refresh, as many as OLD has)."
+        ),
+    ] = None,
     out_file: Annotated[Path, typer.Option("--out", "-o", help="Test set file (.jsonl, or .csv).")] = Path(
         "testset.jsonl"
     ),
@@ -42,6 +52,16 @@ def generate(
     ] = None,
     personas_file: Annotated[Path | None, typer.Option("--personas", help="Personas (JSON or YAML).")] = None,
     seed: Annotated[int, typer.Option(help="Random seed: same inputs and seed, same test set.")] = 0,
+    refresh: Annotated[
+        Path | None,
+        typer.Option(
+            "--refresh",
+            metavar="OLD",
+            help="Refresh the test set OLD for the current docs: keep every sample whose contexts are "
+            "unchanged (reviewed ones with their edits), replace the others, preferring new or changed "
+            "documents. --out may be OLD itself (written atomically).",
+        ),
+    ] = None,
     save_kg: Annotated[
         Path | None,
         typer.Option(
@@ -67,14 +87,21 @@ def generate(
     give its purpose, a default, a limit, a rule, a procedure or a consequence, so each reference
     answers its question. The summary lists rejections by reason and notes such as a synthesizer
     that found too few good scenarios.
+
+    With --refresh OLD (and the graph of the changed docs: DOCS or --kg), samples the change did not
+    touch are kept as they are, the others are dropped (source changed or removed) and replaced; reviewed
+    samples whose sources changed go to <out>.needs-review.jsonl instead of being dropped.
     """
     from ..core import track
     from ..kg import KnowledgeGraph, build_knowledge_graph
     from ..personas import load_personas
-    from ..synthesizers import TestsetGenerator, parse_distribution
+    from ..synthesizers import Testset, TestsetGenerator, parse_distribution, refresh_testset
 
     if (docs is None) == (kg_dir is None):
         raise typer.BadParameter("give either DOCS or --kg KG_DIR (exactly one)")
+    old = None
+    if refresh is not None:  # read first: a bad file costs a second, not a build
+        old = Testset.from_csv(refresh) if refresh.suffix.lower() == ".csv" else Testset.from_jsonl(refresh)
     weights = parse_distribution(distribution) if distribution else None
     personas = load_personas(personas_file) if personas_file else None
     if docs is not None:
@@ -95,14 +122,22 @@ def generate(
             if save_kg is not None:
                 kg.save(save_kg, force=force)
         generator = TestsetGenerator(llm, embeddings, personas, engine=engine)
-        testset = generator.generate(kg, size, weights, seed=seed, show_progress=not quiet)
-    if out_file.suffix.lower() == ".csv":
+        if old is None:
+            testset = generator.generate(kg, size or 50, weights, seed=seed, show_progress=not quiet)
+            made = len(testset)
+        else:
+            options = {"seed": seed, "query_distribution": weights, "show_progress": not quiet}
+            result = refresh_testset(old, kg, size, generator=generator, **options)
+            testset, made = result.testset, len(result.new)
+    if old is not None:
+        _report_refresh(result, refresh, result.write(out_file), out_file)
+    elif out_file.suffix.lower() == ".csv":
         testset.to_csv(out_file)
     else:
         testset.to_jsonl(out_file)
     seconds = time.perf_counter() - start
     meta = testset.metadata
-    out.print(f"samples: {len(testset)} of {size} requested", highlight=False)
+    out.print(f"samples: {len(testset)} of {meta.get('requested', size)} requested", highlight=False)
     for field in ("synthesizer", "style", "length", "persona"):
         counts = Counter(getattr(s, field) for s in testset)
         out.print(f"  by {field}: " + ", ".join(f"{k} {v}" for k, v in counts.most_common()), highlight=False)
@@ -114,14 +149,32 @@ def generate(
     generation = sum(
         s.calls for name, s in usage.stages.items() if not name.startswith(("kg.", "synth.embed"))
     )
-    if len(testset):
+    if made:
         out.print(
             f"LLM calls for generation (personas, questions, quality gate): {generation} "
-            f"= {generation / len(testset):.2f} per kept sample",
+            f"= {generation / made:.2f} per {'kept' if old is None else 'new'} sample",
             highlight=False,
         )
     out.print(usage_line(total, seconds), highlight=False)
     out.print(f"wrote {out_file}", highlight=False)
+
+
+def _report_refresh(result: RefreshResult, old: Path | None, side: Path | None, out_file: Path) -> None:
+    """Kept, dropped by reason with their documents, needs review (and where), new."""
+    from ..synthesizers import needs_review_path
+
+    out.print(f"refresh of {old}:", highlight=False)
+    for line in result.summary():
+        out.print(f"  {line}", highlight=False)
+    if side is not None:
+        out.print(
+            f"needs review: {len(result.needs_review)} reviewed sample(s) written to {side}", highlight=False
+        )
+    elif needs_review_path(out_file).exists():
+        out.print(
+            f"note: {needs_review_path(out_file)} is from an earlier run; none needs review now",
+            highlight=False,
+        )
 
 
 def _check_before_build(docs: Path, save_kg: Path | None, force: bool) -> Path | None:

@@ -1,10 +1,12 @@
-"""`groundset kg build` and `groundset kg show`."""
+"""`groundset kg build`, `groundset kg update` and `groundset kg show`."""
+
+from __future__ import annotations
 
 import statistics
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
@@ -23,7 +25,11 @@ from .common import (
     usage_line,
 )
 
-kg_app = typer_app(help="Build and inspect knowledge graphs.", no_args_is_help=True)
+if TYPE_CHECKING:
+    from ..documents.loader import LoadResult
+    from ..kg import BuildReport, KnowledgeGraph
+
+kg_app = typer_app(help="Build, update and inspect knowledge graphs.", no_args_is_help=True)
 
 
 ForceOption = Annotated[
@@ -102,14 +108,135 @@ def build(
         )
     result.kg.save(target, force=force)
     seconds = time.perf_counter() - start
-    report = result.load.report
+    _print_load(result.load)
+    _print_stages(result.report)
+    _print_graph(result.kg)
+    out.print(usage_line(result.report.total_usage(), seconds), highlight=False)
+    out.print(f"saved to {out_dir}", highlight=False)
+
+
+@kg_app.command("update")
+def update(
+    docs: Annotated[
+        Path, typer.Argument(metavar="DOCS", help="Docs folder (or one file) the graph should now reflect.")
+    ],
+    kg_dir: Annotated[
+        Path,
+        typer.Option(
+            "--kg",
+            help="Graph folder written by `groundset kg build`; updated in place (replaced atomically).",
+        ),
+    ],
+    llm: LlmOption = None,
+    embeddings: EmbeddingsOption = None,
+    include: Annotated[
+        list[str] | None, typer.Option("--include", help="Glob of files to take (repeatable).")
+    ] = None,
+    exclude: Annotated[
+        list[str] | None, typer.Option("--exclude", help="Glob of files to leave out (repeatable).")
+    ] = None,
+    chunk_size: Annotated[
+        int | None,
+        typer.Option(
+            "--chunk-size", min=16, help="Chunk size in tokens (default: the one the graph was built with)."
+        ),
+    ] = None,
+    cache: CacheOption = None,
+    no_cache: NoCacheOption = False,
+    max_concurrency: ConcurrencyOption = 16,
+    timeout: TimeoutOption = 120.0,
+    quiet: QuietOption = False,
+) -> None:
+    """Update the graph in --kg to DOCS, paying only for what changed.
+
+    Documents are compared by content hash: unchanged (and renamed) ones keep their chunks and
+    facts; added and changed ones are split, extracted and embedded; removed ones leave the graph.
+    Relationship edges are rebuilt for all nodes (no model calls), so the result equals a full
+    `kg build` of DOCS. Use the same --llm/--embeddings as the build. When nothing changed, the
+    folder is left untouched.
+    """
+    from ..core.atomic import check_output_dir
+    from ..kg import KnowledgeGraph, update_kg
+    from ..kg.persistence import GRAPH_FILE
+
+    require_docs(docs, include, exclude)
+    require_graph(kg_dir)
+    target = check_output_dir(kg_dir, marker=GRAPH_FILE, inputs=[docs])
+    start = time.perf_counter()
+    old = KnowledgeGraph.load(target)
+    options = {} if chunk_size is None else {"chunk_size": chunk_size}
+    result = update_kg(
+        old,
+        docs,
+        llm=llm,
+        embeddings=embeddings,
+        engine=make_engine(cache, no_cache, max_concurrency, timeout),
+        include=include,
+        exclude=exclude,
+        show_progress=not quiet,
+        **options,
+    )
+    if not result.load.documents:
+        raise typer.BadParameter(
+            f"no loadable documents in {docs} ({result.load.report.summary()}); the graph was left as it was",
+            param_hint="DOCS",
+        )
+    if result.changed:
+        result.kg.save(target)
+    seconds = time.perf_counter() - start
+    _print_load(result.load)
+    diff = result.diff
+    out.print(f"changes: {diff.summary()}", highlight=False)
+    for label, names in (
+        ("added", diff.added),
+        ("changed", diff.changed),
+        ("removed", diff.removed),
+        ("renamed", [f"{a} -> {b}" for a, b in diff.renamed]),
+        ("processed again", diff.reprocessed),
+    ):
+        if names:
+            shown = ", ".join(names[:5]) + (f", ... and {len(names) - 5} more" if len(names) > 5 else "")
+            out.print(f"  {label}: {shown}", highlight=False, markup=False)
+    if result.changed:
+        _print_stages(result.report)
+    out.print(f"nodes: {result.nodes_added} added, {result.nodes_removed} removed", highlight=False)
+    _print_graph(result.kg)
+    out.print(usage_line(result.report.total_usage(), seconds), highlight=False)
+    if result.changed:
+        out.print(f"saved to {kg_dir}", highlight=False)
+    else:
+        out.print(f"nothing changed: {kg_dir} left as it was", highlight=False)
+
+
+def require_graph(kg_dir: Path) -> None:
+    """KG_DIR must be a graph folder: say what is wrong before loading anything."""
+    from ..kg.persistence import GRAPH_FILE
+
+    build = f"build one with `groundset kg build DOCS --out {kg_dir}`"
+    if not kg_dir.exists():
+        raise typer.BadParameter(
+            f"no knowledge graph at {kg_dir}: the folder does not exist; {build}", param_hint="--kg"
+        )
+    if not kg_dir.is_dir() or not (kg_dir / GRAPH_FILE).is_file():
+        raise typer.BadParameter(
+            f"{kg_dir} is not a knowledge graph folder (it has no {GRAPH_FILE}); point --kg at a folder "
+            "written by `groundset kg build --out`",
+            param_hint="--kg",
+        )
+
+
+def _print_load(load: LoadResult) -> None:
+    report = load.report
     out.print(f"documents: {report.summary()}", highlight=False)
     for line in report.lines()[:20]:
         out.print(f"  {line}", highlight=False, markup=False)
     if len(report.lines()) > 20:
         out.print(f"  ... and {len(report.lines()) - 20} more", highlight=False)
+
+
+def _print_stages(report: BuildReport) -> None:
     table = Table("stage", "nodes", "failed", "calls", "cached", "tokens in/out", "s")
-    for stage in result.report.stages:
+    for stage in report.stages:
         u = stage.usage
         table.add_row(
             stage.name,
@@ -121,17 +248,18 @@ def build(
             f"{stage.seconds:.1f}",
         )
     out.print(table)
-    for name, node, error in result.report.failures[:10]:
+    for name, node, error in report.failures[:10]:
         out.print(f"  failed {name} on {node}: {error}", highlight=False, markup=False)
-    stats = result.kg.stats()
+
+
+def _print_graph(kg: KnowledgeGraph) -> None:
+    stats = kg.stats()
     edges = ", ".join(f"{kind} {count}" for kind, count in stats["edges"].items())
     out.print(
         f"graph: {stats['nodes'].get('document', 0)} documents, {stats['nodes'].get('chunk', 0)} chunks; "
         f"edges: {edges}",
         highlight=False,
     )
-    out.print(usage_line(result.report.total_usage(), seconds), highlight=False)
-    out.print(f"saved to {out_dir}", highlight=False)
 
 
 @kg_app.command("show")

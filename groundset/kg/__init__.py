@@ -1,4 +1,4 @@
-"""Documents -> KnowledgeGraph (networkx): loading, transforms, relationships, persistence."""
+"""Documents -> KnowledgeGraph (networkx): loading, transforms, relationships, persistence, updates."""
 
 from ..documents.loader import LoadReport, LoadResult, load_documents
 from .build import GraphBuild, abuild_knowledge_graph, add_documents, build_knowledge_graph
@@ -15,14 +15,17 @@ from .transform import (
     aapply_transforms,
     apply_transforms,
 )
+from .update import CorpusDiff, GraphUpdate, aupdate_kg, update_kg
 
 __all__ = [
     "BuildReport",
     "ChunkFactsExtractor",
     "ChunkSplitter",
+    "CorpusDiff",
     "EdgeKind",
     "EmbeddingExtractor",
     "GraphBuild",
+    "GraphUpdate",
     "HeadlineSplitter",
     "HeadlinesExtractor",
     "KnowledgeGraph",
@@ -39,7 +42,9 @@ __all__ = [
     "abuild_knowledge_graph",
     "add_documents",
     "apply_transforms",
+    "aupdate_kg",
     "build_knowledge_graph",
     "default_transforms",
     "load_documents",
+    "update_kg",
 ]

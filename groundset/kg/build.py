@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,7 +12,7 @@ from langchain_core.documents import Document
 
 from ..core.aio import run_sync
 from ..core.engine import CallEngine
-from ..core.models import resolve_embeddings, resolve_llm
+from ..core.models import describe_model, model_identity, resolve_embeddings, resolve_llm
 from ..documents.loader import LoadResult, load_documents
 from ..text.language import detect_language, language_code
 from .defaults import default_transforms
@@ -73,7 +74,31 @@ async def abuild_knowledge_graph(
     report = await aapply_transforms(
         kg, chain, llm=llm, embeddings=embeddings, engine=engine, show_progress=show_progress
     )
+    record_build(kg, llm, embeddings, options if transforms is None else None)
     return GraphBuild(kg, loaded, report)
+
+
+def transform_options(options: dict[str, Any]) -> dict[str, Any]:
+    """``default_transforms`` options with its defaults filled in (what a graph records it was built with)."""
+    defaults = {
+        name: p.default
+        for name, p in inspect.signature(default_transforms).parameters.items()
+        if p.kind is inspect.Parameter.KEYWORD_ONLY
+    }
+    return {**defaults, **{name: value for name, value in options.items() if name in defaults}}
+
+
+def record_build(kg: KnowledgeGraph, llm: Any, embeddings: Any, options: dict[str, Any] | None) -> None:
+    """Record in the graph which models built it and the ``default_transforms`` options (None: a chain of
+    its own); saved with the graph, checked by ``update_kg``."""
+    kg.graph.graph["models"] = {
+        role: {"name": describe_model(model), "identity": model_identity(model)}
+        for role, model in (("llm", llm), ("embeddings", embeddings))
+    }
+    if options is None:
+        kg.graph.graph.pop("options", None)
+    else:
+        kg.graph.graph["options"] = transform_options(options)
 
 
 def build_knowledge_graph(source: str | Path | Iterable[Document], **kwargs: Any) -> GraphBuild:

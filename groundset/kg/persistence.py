@@ -1,6 +1,7 @@
 """Saving and loading a KnowledgeGraph: JSON for nodes and edges, one .npy matrix per vector property.
 
-The round trip is exact: ids, properties, edges and float32 vectors come back bit for bit.
+The round trip is exact: ids, properties, edges, graph-level records (``kg.graph.graph``: the models
+and options that built it) and float32 vectors come back bit for bit.
 The directory is replaced atomically, so an interrupted save leaves the previous graph intact, and a
 folder that is not a graph is never replaced without ``force=True``.
 """
@@ -53,6 +54,7 @@ def save_graph(kg: KnowledgeGraph, directory: str | Path, *, force: bool = False
     document = {
         "format": FORMAT,
         "version": VERSION,
+        "graph": dict(kg.graph.graph),  # graph-level records: the models and options that built it
         "nodes": nodes,
         "edges": edges,
         "vectors": {name: {"file": m["file"], "ids": m["ids"]} for name, m in matrices.items()},
@@ -83,6 +85,7 @@ def load_graph(directory: str | Path) -> KnowledgeGraph:
             f"v{document.get('version')!r}); rebuild it with `groundset kg build`"
         )
     graph = nx.MultiDiGraph()
+    graph.graph.update(document.get("graph") or {})  # absent in graphs saved before it was recorded
     for record in document["nodes"]:
         data = dict(record)
         node_id = data.pop("id")

@@ -36,7 +36,13 @@ _PANDAS_HINT = "pip install pandas (or pip install 'groundset[pandas]')"
 
 
 class TestsetSample(BaseModel):
-    """One grounded question: what to ask, the expected answer, and the chunks that support it."""
+    """One grounded question: what to ask, the expected answer, and the chunks that support it.
+
+    ``id`` is the sample's identity: ``create`` computes it once from the contexts and the question as
+    generated, and nothing recomputes or checks it later. A person may edit ``user_input`` or
+    ``reference`` (and set ``reviewed``, with a ``review_note``): the id stays, so the edited sample
+    is still the same sample to a refresh, a diff and a score history.
+    """
 
     __test__ = False  # not a pytest test class, despite the name
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -55,6 +61,8 @@ class TestsetSample(BaseModel):
     graph_fingerprint: str = ""
     generator_model: str = ""
     groundset_version: str = __version__
+    reviewed: bool = False  # a person checked (and maybe edited) it: a refresh never drops it silently
+    review_note: str = ""
 
     @field_validator("user_input", "reference", "reference_contexts")
     @classmethod
@@ -130,14 +138,13 @@ FIELDS: tuple[str, ...] = tuple(TestsetSample.model_fields)
 _LIST_FIELDS = frozenset(
     name for name, info in TestsetSample.model_fields.items() if info.annotation == list[str]
 )
+_FLAGS = frozenset(name for name, info in TestsetSample.model_fields.items() if info.annotation is bool)
 
 
 class Testset(SampleSequence[TestsetSample]):
     """Samples plus JSON metadata (counts, rejections, models, seed). Ids are unique within a testset."""
 
     __test__ = False  # not a pytest test class
-
-    __test__ = False
 
     def __init__(
         self, samples: Iterable[TestsetSample] = (), metadata: Mapping[str, Any] | None = None
@@ -194,7 +201,7 @@ class Testset(SampleSequence[TestsetSample]):
     def to_jsonl(self, path: str | Path) -> None:
         self._check_unique()  # samples may have been appended since construction
         lines = [_dumps({HEADER_KEY: FORMAT_VERSION, "metadata": self.metadata}, sort_keys=True)]
-        lines.extend(_dumps(sample.model_dump(mode="json")) for sample in self.samples)
+        lines.extend(_dumps(sample_record(sample)) for sample in self.samples)
         atomic_write_text(path, "\n".join(lines) + "\n")
 
     @classmethod
@@ -224,9 +231,7 @@ class Testset(SampleSequence[TestsetSample]):
         writer = csv.writer(buffer)
         writer.writerow(FIELDS)
         for row in self.to_dicts():
-            writer.writerow(
-                [_dumps(row[f]) if f in _LIST_FIELDS else spreadsheet_safe(row[f]) for f in FIELDS]
-            )
+            writer.writerow([_dumps(row[f]) if f in _LIST_FIELDS else _cell(row[f]) for f in FIELDS])
         atomic_write_text(path, buffer.getvalue())
         header = {HEADER_KEY: FORMAT_VERSION, "metadata": self.metadata}
         atomic_write_text(_meta_path(path), _dumps(header, sort_keys=True) + "\n")
@@ -249,11 +254,12 @@ class Testset(SampleSequence[TestsetSample]):
                 continue
             if len(row) != len(columns):
                 raise ConfigError(f"{where}: expected {len(columns)} cells, found {len(row)}")
-            record = {
+            fields = {
                 c: _parse_list(cell, c, where) if c in _LIST_FIELDS else from_spreadsheet(cell)
                 for c, cell in zip(columns, row, strict=True)
+                if c not in _FLAGS or cell.strip()  # an empty "reviewed" cell: not reviewed
             }
-            records.append((f"row {number}", record))
+            records.append((f"row {number}", fields))
         meta_path, metadata = _meta_path(path), {}
         if meta_path.exists():
             try:
@@ -290,6 +296,20 @@ class Testset(SampleSequence[TestsetSample]):
                 record[str(column)] = value
             records.append((where, record))
         return _build("DataFrame", records, dict(frame.attrs.get(PANDAS_ATTR) or {}))
+
+
+def sample_record(sample: TestsetSample) -> dict[str, Any]:
+    """A sample's JSONL record. The review fields are left out while unset, so a file written before they
+    existed, or a sample nobody reviewed, is written byte for byte as before."""
+    data = sample.model_dump(mode="json")
+    for name in ("reviewed", "review_note"):
+        if not data[name]:
+            del data[name]
+    return data
+
+
+def _cell(value: Any) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else spreadsheet_safe(value)
 
 
 def _dumps(value: Any, *, sort_keys: bool = False) -> str:

@@ -1,25 +1,31 @@
-"""Scenarios, single-hop and multi-hop synthesizers, the quality gate and TestsetGenerator."""
+"""Scenarios, single-hop and multi-hop synthesizers, the quality gate, TestsetGenerator and refresh."""
 
 from ..samples.testset import Testset, TestsetSample
 from .base import Synthesizer
 from .generator import TestsetGenerator, parse_distribution
 from .multi_hop import MultiHopAbstractQuerySynthesizer, MultiHopSpecificQuerySynthesizer
 from .quality import QualityGate
+from .refresh import DroppedSample, RefreshResult, arefresh_testset, needs_review_path, refresh_testset
 from .scenarios import PersonaPool, QueryMix, Scenario, largest_remainder
 from .single_hop import SingleHopSpecificQuerySynthesizer
 
 __all__ = [
+    "DroppedSample",
     "MultiHopAbstractQuerySynthesizer",
     "MultiHopSpecificQuerySynthesizer",
     "PersonaPool",
     "QualityGate",
     "QueryMix",
+    "RefreshResult",
     "Scenario",
     "SingleHopSpecificQuerySynthesizer",
     "Synthesizer",
     "Testset",
     "TestsetGenerator",
     "TestsetSample",
+    "arefresh_testset",
     "largest_remainder",
+    "needs_review_path",
     "parse_distribution",
+    "refresh_testset",
 ]

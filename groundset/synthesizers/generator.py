@@ -3,7 +3,9 @@
 Counts per synthesizer follow the distribution by largest remainder; a synthesizer with no
 grounded scenario hands its share to the others (one warning); a corpus too small for the
 requested size yields what it can and says so. The same graph, models and seed give the same
-test set.
+test set. A refresh (see ``refresh``) passes the samples it keeps (``existing``: never asked again,
+their contexts count toward the spread) and the chunks of new or changed documents (``prefer``:
+scenarios on them are tried first).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import asyncio
 import logging
 import random
 from collections import Counter
-from collections.abc import Awaitable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +27,7 @@ from ..core.models import describe_model, resolve_embeddings, resolve_llm
 from ..core.offline_embeddings import cosine_thresholds
 from ..core.progress import Progress
 from ..core.secrets import redact
-from ..kg.graph import KnowledgeGraph
+from ..kg.graph import KnowledgeGraph, NodeKind
 from ..personas import Persona, agenerate_personas
 from ..samples.testset import Testset, TestsetSample
 from .answer_first import answer_slots
@@ -34,7 +36,7 @@ from .multi_hop import MultiHopAbstractQuerySynthesizer, MultiHopSpecificQuerySy
 from .quality import Deduper, QualityGate
 from .scenarios import PersonaPool, QueryMix, Scenario, largest_remainder
 from .single_hop import SingleHopSpecificQuerySynthesizer
-from .spread import ContextBudget
+from .spread import ContextBudget, preferred_first, take_waves
 
 log = logging.getLogger("groundset.synthesizers")
 SHORT_NAMES = {
@@ -51,6 +53,7 @@ SYNTHESIZERS: dict[str, type[Synthesizer]] = {
     )
 }
 SCENARIO_POOL_FACTOR = 3
+PREFER_LOOKAHEAD = 20_000  # with ``prefer``: how many scenarios to look through for preferred ones
 
 
 def parse_distribution(text: str) -> dict[str, float]:
@@ -119,11 +122,24 @@ class TestsetGenerator:
         *,
         seed: int = 0,
         show_progress: bool = False,
+        prefer: Collection[str] = (),
+        existing: Sequence[TestsetSample] = (),
+        per_synthesizer: Sequence[int] | None = None,
     ) -> Testset:
+        """``testset_size`` new samples. ``prefer``: chunk ids whose scenarios go first in every synthesizer's
+        queue. ``existing``: samples already in the test set (not returned): no new question duplicates
+        one of them and their contexts count toward the spread. ``per_synthesizer``: the count of each
+        synthesizer of the distribution (summing to ``testset_size``) instead of one from the weights; one
+        given none but weighted above 0 may still fill in for another that runs short."""
         if testset_size < 1:
             raise ValueError(f"testset_size must be >= 1, got {testset_size}")
         engine = self.engine or get_engine()
         distribution = self._distribution(query_distribution)
+        given = None if per_synthesizer is None else (len(per_synthesizer), sum(per_synthesizer))
+        if given not in (None, (len(distribution), testset_size)):
+            raise ValueError(
+                f"per_synthesizer {per_synthesizer}: a count per synthesizer, {testset_size} in all"
+            )
         notes: list[str] = []
         personas = self.personas or await agenerate_personas(
             kg, self.num_personas, llm=self.llm, embeddings=self.embeddings, engine=engine
@@ -132,11 +148,16 @@ class TestsetGenerator:
             self.embeddings, [f"{p.name}: {p.role_description}" for p in personas], stage="synth.embed"
         )
         pool = PersonaPool(personas, vectors)
-        counts = largest_remainder([w for _, w in distribution], testset_size)
+        counts = list(per_synthesizer or largest_remainder([w for _, w in distribution], testset_size))
         queues: list[list[Scenario]] = []
-        for index, ((synth, _), count) in enumerate(zip(distribution, counts, strict=True)):
-            wanted = max(count * SCENARIO_POOL_FACTOR, count + 5) if count else 0
-            queues.append(synth.scenarios(kg, wanted, pool, random.Random(f"{seed}:{index}:{synth.name}")))
+        asked = {(tuple(s.reference_context_ids), tuple(s.terms)) for s in existing}
+        for index, ((synth, weight), count) in enumerate(zip(distribution, counts, strict=True)):
+            standby = per_synthesizer is not None and weight > 0  # a few scenarios to fill in with
+            wanted = max(count * SCENARIO_POOL_FACTOR, count + 5) if count or standby else 0
+            rng = random.Random(f"{seed}:{index}:{synth.name}")
+            # look past the scenarios of existing samples (one seed finds them again) and for preferred ones
+            look = max(wanted + len(asked), PREFER_LOOKAHEAD if prefer else 0) if wanted else 0
+            queues.append(preferred_first(synth.scenarios(kg, look, pool, rng), wanted, set(prefer), asked))
         empty = [i for i, q in enumerate(queues) if counts[i] and not q]
         if empty and len(empty) < len(distribution):
             names = ", ".join(distribution[i][0].name for i in empty)
@@ -152,7 +173,7 @@ class TestsetGenerator:
                 counts[i] = 0
         fingerprint = kg.fingerprint()
         kept, rejections, failures, overused = await self._fill(
-            distribution, queues, counts, testset_size, engine, fingerprint, show_progress
+            distribution, queues, counts, testset_size, engine, fingerprint, show_progress, existing
         )
         if failures and not kept:
             raise _all_failed(failures)  # e.g. a bad key or a dead server: say why, not "0 samples"
@@ -161,7 +182,8 @@ class TestsetGenerator:
             log.warning(notes[-1])
         if overused:
             notes.append(
-                f"{overused} context(s) back more than {ContextBudget(testset_size).cap} samples: "
+                f"{overused} context(s) back more than "
+                f"{ContextBudget(testset_size + len(existing)).cap} samples: "
                 "the corpus has "
                 "too few usable contexts for this size"
             )
@@ -192,6 +214,7 @@ class TestsetGenerator:
             "llm": describe_model(self.llm),
             "embeddings": describe_model(self.embeddings),
             "graph_fingerprint": fingerprint,
+            "documents": graph_documents(kg),
             "notes": notes,
         }  # no usage figures here: a rerun from the cache must write the identical file
         return Testset(kept, metadata)
@@ -205,19 +228,25 @@ class TestsetGenerator:
         engine: CallEngine,
         fingerprint: str,
         show_progress: bool,
+        existing: Sequence[TestsetSample] = (),
     ) -> tuple[list[TestsetSample], Counter[str], list[BaseException], int]:
         """Generate and gate scenarios in rounds (all synthesizers at once) until every count is met or its
         scenarios run out; then fill any shortfall from whatever scenarios are left."""
         gate = QualityGate(self.llm, engine)
         deduper = Deduper(self.duplicate_threshold)
-        budget = ContextBudget(size)
+        budget = ContextBudget(size + len(existing))
+        questions = [s.user_input for s in existing]
+        seeds = await engine.embed(self.embeddings, questions, stage="synth.embed") if questions else []
+        for sample, vector in zip(existing, seeds, strict=True):
+            deduper.keep(vector, sample.reference)
+            budget.reserve(sample.reference_contexts)
         rejections: Counter[str] = Counter()
         failures: list[BaseException] = []
         kept: list[list[TestsetSample]] = [[] for _ in distribution]
         with Progress(show_progress) as progress, progress.stage("samples", size) as advance:
             for phase in ("quota", "fill", "reuse"):
                 budget.relaxed = phase == "reuse"  # a small corpus: contexts may back more samples
-                while waves := _take_waves(phase, counts, kept, queues, size, budget):
+                while waves := take_waves(phase, counts, kept, queues, size, budget):
                     flat = [(i, scenario) for i, wave in waves for scenario in wave]
                     drafts = await asyncio.gather(
                         *(self._draft(distribution[i][0], s, fingerprint, failures) for i, s in flat)
@@ -328,6 +357,12 @@ class TestsetGenerator:
         return run_sync(self.agenerate_from_documents(documents, testset_size, query_distribution, **kwargs))
 
 
+def graph_documents(kg: KnowledgeGraph) -> dict[str, str]:
+    """Source path -> document id (content addressed): what a later refresh compares to find the
+    documents that are new, changed or gone."""
+    return {kg.get(d)["source"]: d for d in kg.nodes(NodeKind.DOCUMENT)}
+
+
 async def _given(reason: str | None) -> str | None:
     return reason
 
@@ -349,36 +384,3 @@ def _failure_note(failures: list[BaseException]) -> str:
 def _all_failed(failures: list[BaseException]) -> Exception:
     first = next((f for f in failures if isinstance(f, Exception)), None)
     return first or GroundsetError(f"every scenario failed; {_failure_note(failures)}")
-
-
-def _take_waves(
-    phase: str,
-    counts: list[int],
-    kept: list[list[TestsetSample]],
-    queues: list[list[Scenario]],
-    size: int,
-    budget: ContextBudget,
-) -> list[tuple[int, list[Scenario]]]:
-    """The next scenarios to try per synthesizer: its missing count ("quota"), or what still fits ("fill",
-    "reuse"); a scenario whose contexts already back their share of samples waits (see ``ContextBudget``)."""
-    waves: list[tuple[int, list[Scenario]]] = []
-    room = size - sum(map(len, kept))
-    if phase != "quota" and room <= 0:
-        return []
-    for i, queue in enumerate(queues):
-        need = counts[i] - len(kept[i]) if phase == "quota" else room
-        if need <= 0 or not queue:
-            continue
-        taken: list[Scenario] = []
-        waiting: list[Scenario] = []
-        for scenario in queue:
-            if len(taken) < need and budget.take(scenario.contexts):
-                taken.append(scenario)
-            else:
-                waiting.append(scenario)
-        queue[:] = waiting
-        if taken:
-            waves.append((i, taken))
-            if phase != "quota":
-                room -= len(taken)
-    return waves

@@ -12,8 +12,10 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ..core.hashing import stable_hash
+from ..samples.testset import TestsetSample
+from .scenarios import Scenario
 
-__all__ = ["ContextBudget"]
+__all__ = ["ContextBudget", "preferred_first", "take_waves"]
 
 PER_HUNDRED = 2
 
@@ -35,6 +37,10 @@ class ContextBudget:
         self._used.update(keys)
         return True
 
+    def reserve(self, contexts: Sequence[str]) -> None:
+        """Count ``contexts`` as backing one more sample, whatever the cap (a sample kept from before)."""
+        self._used.update(_keys(contexts))
+
     def give_back(self, contexts: Sequence[str]) -> None:
         """The sample was not kept: its contexts are free again."""
         for key in _keys(contexts):
@@ -48,3 +54,48 @@ class ContextBudget:
 
 def _keys(contexts: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(stable_hash(" ".join(text.split()).casefold(), length=16) for text in contexts))
+
+
+def take_waves(
+    phase: str,
+    counts: list[int],
+    kept: list[list[TestsetSample]],
+    queues: list[list[Scenario]],
+    size: int,
+    budget: ContextBudget,
+) -> list[tuple[int, list[Scenario]]]:
+    """The next scenarios to try per synthesizer: its missing count ("quota"), or what still fits ("fill",
+    "reuse"); a scenario whose contexts already back their share of samples waits (see ``ContextBudget``)."""
+    waves: list[tuple[int, list[Scenario]]] = []
+    room = size - sum(map(len, kept))
+    if phase != "quota" and room <= 0:
+        return []
+    for i, queue in enumerate(queues):
+        need = counts[i] - len(kept[i]) if phase == "quota" else room
+        if need <= 0 or not queue:
+            continue
+        taken: list[Scenario] = []
+        waiting: list[Scenario] = []
+        for scenario in queue:
+            if len(taken) < need and budget.take(scenario.contexts):
+                taken.append(scenario)
+            else:
+                waiting.append(scenario)
+        queue[:] = waiting
+        if taken:
+            waves.append((i, taken))
+            if phase != "quota":
+                room -= len(taken)
+    return waves
+
+
+def preferred_first(
+    found: list[Scenario], wanted: int, prefer: set[str], asked: set[tuple[tuple[str, ...], tuple[str, ...]]]
+) -> list[Scenario]:
+    """Scenarios an ``existing`` sample was written from go (asking again makes a duplicate); those on a
+    preferred chunk come first, then up to ``wanted`` others, each group in its seeded order."""
+    fresh = [s for s in found if (tuple(s.nodes), tuple(s.terms)) not in asked]
+    if not prefer:
+        return fresh[:wanted]
+    first = [s for s in fresh if prefer.intersection(s.nodes)]
+    return first + [s for s in fresh if not prefer.intersection(s.nodes)][:wanted]
