@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -34,7 +35,7 @@ FILLER = re.compile(
     r"engineer|developer|operator|practitioner)\b",
     re.IGNORECASE,
 )
-RATINGS = "tests/data/ratings/prometheus-offline-60.jsonl"
+RATINGS = Path(__file__).parent / "data" / "ratings" / "prometheus-offline-60.jsonl"
 
 
 def _build(path):
