@@ -69,10 +69,12 @@ class SummaryExtractor(Transform):
         self.prompt = SummaryPrompt()
 
     def select(self, kg: KnowledgeGraph) -> list[str]:
+        """Long documents without a summary or without themes (an update drops only the offline themes,
+        which depend on the whole corpus; a TextRank summary depends on its document alone)."""
         return [
             d
             for d in kg.nodes(NodeKind.DOCUMENT)
-            if "summary" not in kg.get(d) and is_long(kg.get(d), self.long_tokens)
+            if not {"summary", "themes"} <= kg.get(d).keys() and is_long(kg.get(d), self.long_tokens)
         ]
 
     async def apply(self, kg: KnowledgeGraph, nodes: Sequence[str], ctx: BuildContext) -> StageReport:
@@ -85,7 +87,8 @@ class SummaryExtractor(Transform):
             themes_of = model.themes_many(texts, k=5, lang=langs)
             with ctx.progress.stage(self.name, len(nodes)) as advance:
                 for node, text, lang, themes in zip(nodes, texts, langs, themes_of, strict=True):
-                    kg.set(node, summary=textrank_summary(text, lang=lang), themes=themes)
+                    summary = kg.get(node).get("summary") or textrank_summary(text, lang=lang)
+                    kg.set(node, summary=summary, themes=themes)
                     report.done += 1
                     advance()
             ctx.engine.record(self.stage, offline=len(nodes))
@@ -110,7 +113,8 @@ class ChunkFactsExtractor(Transform):
         self.prompt = ChunkFactsPrompt()
 
     def select(self, kg: KnowledgeGraph) -> list[str]:
-        return [c for c in kg.nodes(NodeKind.CHUNK) if "entities" not in kg.get(c)]
+        """Chunks without facts, or (after an update, offline) without the corpus-dependent phrases."""
+        return [c for c in kg.nodes(NodeKind.CHUNK) if not {"entities", "keyphrases"} <= kg.get(c).keys()]
 
     async def apply(self, kg: KnowledgeGraph, nodes: Sequence[str], ctx: BuildContext) -> StageReport:
         if is_offline(ctx.llm):
@@ -135,7 +139,10 @@ class ChunkFactsExtractor(Transform):
         model = PhraseModel().fit([kg.get(c)["text"] for c in chunks], lang=languages(kg, chunks))
         texts = [kg.get(c)["text"] for c in nodes]  # markdown: the offline extractors strip it themselves
         langs = languages(kg, nodes)
-        entities = EntityExtractor().extract_many(texts, lang=langs)
+        # Entities follow rules on the chunk alone: kept when present (an update keeps them).
+        todo = [i for i, node in enumerate(nodes) if "entities" not in kg.get(node)]
+        found = iter(EntityExtractor().extract_many([texts[i] for i in todo], lang=[langs[i] for i in todo]))
+        entities = [kg.get(node)["entities"] if "entities" in kg.get(node) else next(found) for node in nodes]
         keyphrases = model.keyphrases_many(texts, k=8, lang=langs)
         themes = model.themes_many(texts, k=4, lang=langs)
         with ctx.progress.stage(self.name, len(nodes)) as advance:

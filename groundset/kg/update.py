@@ -22,10 +22,10 @@ Design choices:
   threshold edges: when nodes arrive or leave, an old node's neighbours can change. Recomputing them is
   what makes the result well defined and exactly the full rebuild's.
 - Corpus-level statistics: offline, the extractors fit one TF-IDF model over the whole corpus (chunk
-  entities, keyphrases and themes; document themes), so those properties of carried-over nodes are
-  dropped and recomputed with the new corpus's statistics: free, and equal to a rebuild. A document's
-  TextRank summary depends on its own text only; its ``summary_embedding`` is kept when the summary comes
-  out the same. With an LLM every fact is per node (one prompt per chunk or document), so all of them are
+  keyphrases and themes; document themes), so those properties of carried-over nodes are dropped and
+  recomputed with the new corpus's statistics: free, and equal to a rebuild. Rule-based entities and a
+  document's TextRank summary (and so its ``summary_embedding``) depend on their own text only and are
+  kept. With an LLM every fact is per node (one prompt per chunk or document), so all of them are
   carried over: a deterministic model would answer the same, and nothing corpus-level remains.
 - Node order: the builders break exact ties by node order, so the chunks are put in the order a build
   adds them (document order, per splitter) before anything reads them.
@@ -66,8 +66,8 @@ _CHUNK_BASE = frozenset({"kind", "text", "source", "document", "position"})
 #: Document properties that may differ without changing what the transforms compute.
 _NOT_READ = frozenset({"source", "size"})
 #: Offline, these come from corpus-wide TF-IDF statistics, so they are recomputed over the new corpus.
-_OFFLINE_CHUNK_FACTS = ("entities", "keyphrases", "themes")
-_OFFLINE_DOCUMENT_FACTS = ("summary", "themes")
+_OFFLINE_CHUNK_FACTS = ("keyphrases", "themes")  # corpus TF-IDF; entities are rules on the chunk alone
+_OFFLINE_DOCUMENT_FACTS = ("themes",)  # corpus TF-IDF; the TextRank summary reads its document alone
 _HOOK_STAGE = "kg.update"
 
 
