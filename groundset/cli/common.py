@@ -47,6 +47,12 @@ ConcurrencyOption = Annotated[
 ]
 TimeoutOption = Annotated[float, typer.Option("--timeout", min=0.1, help="Seconds per model request.")]
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")]
+IncludeOption = Annotated[
+    list[str] | None, typer.Option("--include", metavar="GLOB", help="Glob of files to take (repeatable).")
+]
+ExcludeOption = Annotated[
+    list[str] | None, typer.Option("--exclude", metavar="GLOB", help="Glob of files to leave out (repeatable).")
+]
 
 
 def make_engine(cache: Path | None, no_cache: bool, max_concurrency: int, timeout: float) -> CallEngine:

@@ -15,6 +15,8 @@ from .common import (
     CacheOption,
     ConcurrencyOption,
     EmbeddingsOption,
+    ExcludeOption,
+    IncludeOption,
     LlmOption,
     NoCacheOption,
     QuietOption,
@@ -69,12 +71,8 @@ def build(
     ],
     llm: LlmOption = None,
     embeddings: EmbeddingsOption = None,
-    include: Annotated[
-        list[str] | None, typer.Option("--include", help="Glob of files to take (repeatable).")
-    ] = None,
-    exclude: Annotated[
-        list[str] | None, typer.Option("--exclude", help="Glob of files to leave out (repeatable).")
-    ] = None,
+    include: IncludeOption = None,
+    exclude: ExcludeOption = None,
     chunk_size: Annotated[int, typer.Option("--chunk-size", min=16, help="Chunk size in tokens.")] = 256,
     cache: CacheOption = None,
     no_cache: NoCacheOption = False,
@@ -129,12 +127,8 @@ def update(
     ],
     llm: LlmOption = None,
     embeddings: EmbeddingsOption = None,
-    include: Annotated[
-        list[str] | None, typer.Option("--include", help="Glob of files to take (repeatable).")
-    ] = None,
-    exclude: Annotated[
-        list[str] | None, typer.Option("--exclude", help="Glob of files to leave out (repeatable).")
-    ] = None,
+    include: IncludeOption = None,
+    exclude: ExcludeOption = None,
     chunk_size: Annotated[
         int | None,
         typer.Option(
