@@ -64,22 +64,8 @@ def test_offline_build_is_deterministic(tmp_path):
     assert one.get(chunk)["entities"] == two.get(chunk)["entities"]
 
 
-def _stub_models(stub):
-    from langchain_openai import ChatOpenAI, OpenAIEmbeddings
-
-    llm = ChatOpenAI(base_url=stub.base_url, api_key="sk-test-kg", model="stub-model", max_retries=0)
-    emb = OpenAIEmbeddings(
-        base_url=stub.base_url,
-        api_key="sk-test-kg",
-        model="stub-embed",
-        check_embedding_ctx_length=False,
-        max_retries=0,
-    )
-    return llm, emb
-
-
-def test_stub_build_calls_per_stage_match_the_nodes_that_needed_them(stub, tmp_path):
-    llm, emb = _stub_models(stub)
+def test_stub_build_calls_per_stage_match_the_nodes_that_needed_them(stub, chat, openai_embeddings, tmp_path):
+    llm, emb = chat, openai_embeddings
     engine = CallEngine(cache=tmp_path / "cache")
     first = build_knowledge_graph(PROMETHEUS_DOCS, include=SUBSET, llm=llm, embeddings=emb, engine=engine)
     kg, stages = first.kg, {s.stage: s for s in first.report.stages}
@@ -106,8 +92,8 @@ def test_stub_build_calls_per_stage_match_the_nodes_that_needed_them(stub, tmp_p
     assert again.kg.fingerprint() == kg.fingerprint()
 
 
-def test_failed_nodes_are_reported_and_later_stages_still_run(stub, tmp_path):
-    llm, emb = _stub_models(stub)
+def test_failed_nodes_are_reported_and_later_stages_still_run(stub, chat, openai_embeddings, tmp_path):
+    llm, emb = chat, openai_embeddings
 
     def flaky(body):  # chunk-fact requests about histograms are refused
         system, text = body["messages"][0]["content"], body["messages"][-1]["content"]
@@ -168,8 +154,10 @@ def test_single_small_document_builds(tmp_path):
     assert len(result.kg.nodes(NodeKind.DOCUMENT)) == 1 and result.kg.nodes(NodeKind.CHUNK)
 
 
-def test_headlines_are_asked_of_the_llm_only_for_long_documents_without_structure(stub, tmp_path):
-    llm, emb = _stub_models(stub)
+def test_headlines_are_asked_of_the_llm_only_for_long_documents_without_structure(
+    stub, chat, openai_embeddings, tmp_path
+):
+    llm, emb = chat, openai_embeddings
     docs = tmp_path / "docs"
     docs.mkdir()
     prose = " ".join(f"Sentence {i} explains how the scraper handles target number {i}." for i in range(80))

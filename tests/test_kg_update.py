@@ -131,27 +131,13 @@ def test_offline_update_equals_a_full_rebuild(tmp_path):
     assert all(update.kg.get(c)["document"] == renamed for c in update.kg.chunks_of(renamed))
 
 
-def _stub_models(stub):
-    from langchain_openai import ChatOpenAI, OpenAIEmbeddings
-
-    llm = ChatOpenAI(base_url=stub.base_url, api_key="sk-test-kg", model="stub-model", max_retries=0)
-    emb = OpenAIEmbeddings(
-        base_url=stub.base_url,
-        api_key="sk-test-kg",
-        model="stub-embed",
-        check_embedding_ctx_length=False,
-        max_retries=0,
-    )
-    return {"llm": llm, "embeddings": emb}
-
-
 def _asked(request) -> dict:
     return json.loads(request.body["messages"][-1]["content"].removeprefix("Input: "))
 
 
-def test_stub_update_asks_only_about_changed_and_added_documents(stub, tmp_path):
+def test_stub_update_asks_only_about_changed_and_added_documents(stub, chat, openai_embeddings, tmp_path):
     stub.on_chat(scripted)
-    models = _stub_models(stub)
+    models = {"llm": chat, "embeddings": openai_embeddings}
     docs = copy_corpus(tmp_path / "docs")
     old = build_knowledge_graph(docs, engine=offline_engine(), **models).kg
     edit_corpus(docs)
@@ -186,9 +172,9 @@ def test_stub_update_asks_only_about_changed_and_added_documents(stub, tmp_path)
     assert_same_graph(kg, rebuilt)
 
 
-def test_unchanged_corpus_costs_nothing_and_rewrites_nothing(stub, tmp_path, capsys):
+def test_unchanged_corpus_costs_nothing_and_rewrites_nothing(stub, chat, openai_embeddings, tmp_path, capsys):
     stub.on_chat(scripted)
-    models = _stub_models(stub)
+    models = {"llm": chat, "embeddings": openai_embeddings}
     docs = copy_corpus(tmp_path / "docs", FILES[:5])
     old = build_knowledge_graph(docs, engine=offline_engine(), **models).kg
     before = len(stub.requests)
