@@ -50,6 +50,15 @@ _LAZY = {
     "EvaluationDataset": "samples",
     "SingleTurnSample": "samples",
     "MultiTurnSample": "samples",
+    "evaluate": "scoring",
+    "aevaluate": "scoring",
+    "score_rag": "scoring",
+    "ascore_rag": "scoring",
+    "BaselineRAG": "scoring",
+    "RagAnswer": "scoring",
+    "HttpTarget": "scoring",
+    "EvaluationResult": "scoring",
+    "compare": "scoring",
 }
 
 

@@ -14,6 +14,7 @@ FAKE_KEY = "sk-groundset-FAKE-KEY-5f1c9a7e2b"
 # These modules run on the real corpora in ../shared/corpora (present in CI, beside the checkout).
 # On a machine without them they are left out, loudly, rather than failing at import.
 NEEDS_SHARED_CORPORA = [
+    "test_end_to_end.py",
     "test_generate.py",
     "test_kg_build.py",
     "test_kg_update.py",

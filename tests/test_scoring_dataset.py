@@ -189,9 +189,7 @@ def test_list_rows_errors_name_the_row_and_field():
         ConfigError, match="^row 3: retrieved_contexts: must be a list of strings, got a string"
     ):
         EvaluationDataset.from_list([{"user_input": "q"}] * 3 + [{"retrieved_contexts": "text"}])
-    with pytest.raises(
-        ConfigError, match=r"^row 0: unknown field\(s\) respons; valid fields: user_input, .*response"
-    ):
+    with pytest.raises(ConfigError, match=r"^row 0: unknown field 'respons', did you mean 'response'\?"):
         EvaluationDataset.from_list([{"respons": "typo"}])
     with pytest.raises(
         ConfigError, match="^row 1: expected an object with the sample's fields, got a string"
@@ -268,9 +266,9 @@ def test_jsonl_errors_name_the_line_and_field(tmp_path):
     path = write_lines(tmp_path / "data.jsonl", [good] * 6 + ['{"user_input": "q",', good])
     with pytest.raises(ConfigError, match=r"data.jsonl line 7: not valid JSON \(.*column"):
         EvaluationDataset.from_jsonl(path)
-    path = write_lines(tmp_path / "data.jsonl", [good, json.dumps({"user_input": "q", "score": 1})])
+    path = write_lines(tmp_path / "data.jsonl", [good, json.dumps({"user_input": "q", "respnse": "a"})])
     with pytest.raises(
-        ConfigError, match=r"data.jsonl line 2: unknown field\(s\) score; valid fields: user_input"
+        ConfigError, match=r"data.jsonl line 2: unknown field 'respnse', did you mean 'response'\?"
     ):
         EvaluationDataset.from_jsonl(path)
     with pytest.raises(ConfigError, match="cannot read the dataset"):
@@ -380,7 +378,7 @@ def test_csv_reads_json_cells_and_empty_cells_as_none(tmp_path):
             [["user_input", "retrieved_contexts"], ["q", '"one string"']],
             "row 2: retrieved_contexts: must be a list of strings, got a string",
         ),
-        ([["user_input", "score"], ["q", "1"]], r"row 1: unknown column\(s\) score; valid fields"),
+        ([["user_input", "referense"], ["q", "1"]], r"row 1: unknown field 'referense', did you mean"),
         ([["user_input", "response"], ["q", "a", "extra"]], "row 2: expected 2 cells, found 3"),
     ],
 )

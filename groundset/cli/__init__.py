@@ -12,10 +12,12 @@ from ..core.secrets import redact
 from .cache import cache_app
 from .calibrate import calibrate
 from .common import EmbeddingsOption, LlmOption, err, out, typer_app
+from .compare import compare
 from .diff import diff
 from .evaluate import evaluate, metrics
 from .generate import generate, personas
 from .kg import kg_app
+from .score import report, score
 
 app = typer_app(
     name="groundset",
@@ -47,9 +49,12 @@ app.add_typer(cache_app, name="cache")
 app.command("generate")(generate)
 app.command("personas")(personas)
 app.command("evaluate")(evaluate)
+app.command("score")(score)
+app.command("report")(report)
 app.command("metrics")(metrics)
 app.command("calibrate")(calibrate)
 app.command("diff")(diff)
+app.command("compare")(compare)
 
 
 @app.command()
@@ -86,7 +91,10 @@ def main(argv: list[str] | None = None) -> int:
     _configure_logging(debug)
     command = typer.main.get_command(app)
     try:
-        command.main(args=args, prog_name="groundset", standalone_mode=False)
+        # Without standalone mode click hands back a command's typer.Exit(code) as the return value.
+        code = command.main(args=args, prog_name="groundset", standalone_mode=False)
+        if isinstance(code, int) and code:
+            return code
     except typer.Exit as exc:
         return exc.exit_code
     except (typer.Abort, KeyboardInterrupt):

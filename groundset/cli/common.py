@@ -51,7 +51,8 @@ IncludeOption = Annotated[
     list[str] | None, typer.Option("--include", metavar="GLOB", help="Glob of files to take (repeatable).")
 ]
 ExcludeOption = Annotated[
-    list[str] | None, typer.Option("--exclude", metavar="GLOB", help="Glob of files to leave out (repeatable).")
+    list[str] | None,
+    typer.Option("--exclude", metavar="GLOB", help="Glob of files to leave out (repeatable)."),
 ]
 
 

@@ -63,3 +63,6 @@ class LoadResult:
     documents: list[Document]
     report: LoadReport
     root: Path | None
+
+    def __repr__(self) -> str:  # the documents' full text would flood a notebook cell
+        return f"LoadResult({len(self.documents)} documents from {self.root}; {self.report.summary()})"

@@ -28,6 +28,10 @@ class GraphBuild:
     load: LoadResult
     report: BuildReport
 
+    def __repr__(self) -> str:  # short: the graph is in .kg, the documents' text would flood a notebook
+        failures = len(self.report.failures)
+        return f"GraphBuild(kg={self.kg!r}, load={self.load!r}, {failures} failed nodes)"
+
 
 def add_documents(kg: KnowledgeGraph, documents: Iterable[Document]) -> list[str]:
     """Add loaded documents as document nodes (ids from source and content hash); returns their ids.

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 from ..core.atomic import atomic_write_text
 from ..core.errors import ConfigError
 from ..core.records import from_spreadsheet, json_lines, json_problem, read_text
-from .evaluation import LEGACY_NAMES, MultiTurnSample, SingleTurnSample, sample_from_row, valid_fields
+from .columns import check_extra_columns, check_names, kept_notice, write_back
+from .evaluation import KNOWN_NAMES, MultiTurnSample, SingleTurnSample, sample_from_row, valid_fields
 from .sequence import SampleSequence
 from .testset import FIELDS as TESTSET_FIELDS
 from .testset import HEADER_KEY, Testset
@@ -41,10 +42,21 @@ _JSON_CELLS = frozenset(
 
 
 class EvaluationDataset(SampleSequence[SingleTurnSample | MultiTurnSample]):
-    """An ordered list of samples, all single-turn or all multi-turn, as the metrics see them."""
+    """An ordered list of samples, all single-turn or all multi-turn, as the metrics see them.
 
-    def __init__(self, samples: Iterable[Sample] = (), *, locations: Iterable[str] | None = None) -> None:
+    ``extra_columns`` names the user's own columns (label, ticket_id, ...): each sample keeps their values
+    in its metadata, and the writers put them back as top-level fields so scores join to the user's data.
+    """
+
+    def __init__(
+        self,
+        samples: Iterable[Sample] = (),
+        *,
+        locations: Iterable[str] | None = None,
+        extra_columns: Iterable[str] = (),
+    ) -> None:
         self.samples: list[Sample] = list(samples)
+        self.extra_columns: list[str] = check_extra_columns(extra_columns, KNOWN_NAMES)
         # Where each sample came from ("data.jsonl line 3"), so errors point at the line a user can open.
         self.locations = list(locations) if locations is not None else [f"sample {i}" for i in self.indices()]
         if len(self.locations) != len(self.samples):
@@ -75,7 +87,9 @@ class EvaluationDataset(SampleSequence[SingleTurnSample | MultiTurnSample]):
         return self.sample_type is MultiTurnSample
 
     def _sliced(self, index: slice) -> EvaluationDataset:
-        return EvaluationDataset(self.samples[index], locations=self.locations[index])
+        return EvaluationDataset(
+            self.samples[index], locations=self.locations[index], extra_columns=self.extra_columns
+        )
 
     def indices(self) -> range:
         return range(len(self.samples))
@@ -83,11 +97,13 @@ class EvaluationDataset(SampleSequence[SingleTurnSample | MultiTurnSample]):
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, EvaluationDataset):
             return NotImplemented
-        return self._same(other)
+        # Column order is presentation: rows read back list a column first where it first has a value.
+        return self._same(other) and set(self.extra_columns) == set(other.extra_columns)
 
     def __repr__(self) -> str:
         name = f" {self.sample_type.__name__}" if self.sample_type else ""
-        return f"EvaluationDataset({len(self)}{name} samples, columns={sorted(self.columns())})"
+        extra = f", extra_columns={self.extra_columns}" if self.extra_columns else ""
+        return f"EvaluationDataset({len(self)}{name} samples, columns={sorted(self.columns())}{extra})"
 
     # Columns: what the metric layer checks, for the whole dataset, before it makes any call.
 
@@ -110,9 +126,12 @@ class EvaluationDataset(SampleSequence[SingleTurnSample | MultiTurnSample]):
     # Loaders.
 
     @classmethod
-    def from_list(cls, rows: Iterable[Mapping[str, Any]]) -> EvaluationDataset:
-        """Rows as dicts (JSON-shaped); errors name the row by its 0-based index, as in ``rows[i]``."""
-        loader = _Loader("rows", prefix="")
+    def from_list(cls, rows: Iterable[Mapping[str, Any]], *, notify: bool = True) -> EvaluationDataset:
+        """Rows as dicts (JSON-shaped); errors name the row by its 0-based index, as in ``rows[i]``.
+
+        ``notify=False`` skips the notices (kept columns, legacy names): for rows groundset wrote itself.
+        """
+        loader = _Loader("rows", prefix="", notify=notify)
         for index, row in enumerate(rows):
             loader.add(row, f"row {index}")
         return loader.finish()
@@ -141,10 +160,9 @@ class EvaluationDataset(SampleSequence[SingleTurnSample | MultiTurnSample]):
         if {"id", "synthesizer"} <= set(columns) <= set(TESTSET_FIELDS):
             rows = [n for n, row in enumerate(reader, start=2) if any(cell.strip() for cell in row)]
             return cls.from_testset(Testset.from_csv(path), locations=[f"{path} row {n}" for n in rows])
-        unknown = [column for column in columns if column not in _ALL_FIELDS and column not in LEGACY_NAMES]
-        if unknown or len(set(columns)) != len(columns):
-            problem = f"unknown column(s) {', '.join(unknown)}" if unknown else "repeated column names"
-            raise ConfigError(f"{path} row 1: {problem}; {valid_fields(SingleTurnSample)}")
+        if len(set(columns)) != len(columns):
+            raise ConfigError(f"{path} row 1: repeated column names; {valid_fields(SingleTurnSample)}")
+        check_names(columns, KNOWN_NAMES, f"{path} row 1")
         loader = _Loader(str(path))
         for number, row in enumerate(reader, start=2):
             if not any(cell.strip() for cell in row):
@@ -182,7 +200,8 @@ class EvaluationDataset(SampleSequence[SingleTurnSample | MultiTurnSample]):
 
     @classmethod
     def from_testset(cls, testset: Testset, *, locations: Iterable[str] | None = None) -> EvaluationDataset:
-        """Questions with their reference answer and grounding; the generation details go to metadata."""
+        """Questions with their reference answer and grounding; the generation details go to metadata
+        (no extra columns: a Testset has only groundset's fields)."""
         return cls(
             (
                 SingleTurnSample(
@@ -196,41 +215,50 @@ class EvaluationDataset(SampleSequence[SingleTurnSample | MultiTurnSample]):
     # Writers.
 
     def to_list(self) -> list[dict[str, Any]]:
-        """JSON-ready dicts of the fields that are set; from_list() reads them back to an equal dataset."""
-        return [sample.to_dict() for sample in self.samples]
+        """JSON-ready dicts of the fields that are set, extra columns at the top level as they were read;
+        from_list() reads them back to an equal dataset."""
+        return [self._row(sample) for sample in self.samples]
+
+    def _row(self, sample: Sample) -> dict[str, Any]:
+        return write_back(sample.to_dict(), self.extra_columns)
 
     def to_jsonl(self, path: str | Path) -> None:
         """One sample per line, written atomically: a reader never sees half a file."""
         lines = []
         for index, sample in enumerate(self.samples):
             try:
-                lines.append(json.dumps(sample.to_dict(), ensure_ascii=False, allow_nan=False))
+                lines.append(json.dumps(self._row(sample), ensure_ascii=False, allow_nan=False))
             except (TypeError, ValueError) as exc:
                 raise ValueError(f"sample {index} cannot be written as JSON: {exc}") from None
         atomic_write_text(path, "".join(line + "\n" for line in lines))
 
     def to_pandas(self) -> pd.DataFrame:
-        """One row per sample, columns in field order; list fields stay Python lists."""
+        """One row per sample, columns in field order then the extra columns; list fields stay Python
+        lists, and a sample without an extra column has NaN there."""
         pandas = _import_pandas("to_pandas")
         rows = self.to_list()
         model = self.sample_type or SingleTurnSample
-        columns = [name for name in model.model_fields if any(name in row for row in rows)]
+        names = [*model.model_fields, *self.extra_columns]
+        columns = [name for name in names if any(name in row for row in rows)]
         return pandas.DataFrame(rows, columns=columns)
 
 
 class _Loader:
-    """Turns raw rows into samples of one kind and gathers legacy renames into one notice per load."""
+    """Turns raw rows into samples of one kind; gathers legacy renames and kept columns into one notice
+    each per load."""
 
-    def __init__(self, source: str, prefix: str | None = None) -> None:
+    def __init__(self, source: str, prefix: str | None = None, *, notify: bool = True) -> None:
         self.source, self.prefix = source, source if prefix is None else prefix
+        self.notify = notify
         self.samples: list[Sample] = []
         self.locations: list[str] = []
         self.renames: dict[str, str] = {}
+        self.kept: dict[str, None] = {}  # the user's own columns, in first-seen order
         self.first: tuple[str, bool] | None = None  # where the first row was, and whether multi-turn
 
     def add(self, row: object, where: str) -> None:
         where = f"{self.prefix} {where}".lstrip()
-        sample = sample_from_row(row, where, self.renames)
+        sample = sample_from_row(row, where, self.renames, self.kept)
         multi = isinstance(sample, MultiTurnSample)
         if self.first is None:
             self.first = (where, multi)
@@ -244,12 +272,14 @@ class _Loader:
         self.locations.append(where)
 
     def finish(self) -> EvaluationDataset:
-        if self.renames:
+        if self.renames and self.notify:
             renames = ", ".join(f"{old} -> {new}" for old, new in self.renames.items())
             logger.warning(
                 "%s: read legacy column names (%s); rename them to silence this notice", self.source, renames
             )
-        return EvaluationDataset(self.samples, locations=self.locations)
+        if self.kept and self.notify:
+            logger.warning("%s", kept_notice(self.source, list(self.kept)))
+        return EvaluationDataset(self.samples, locations=self.locations, extra_columns=self.kept)
 
 
 def describe_locations(labels: list[str], *, limit: int = 10) -> str:

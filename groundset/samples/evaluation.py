@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_serializer, f
 from typing_extensions import TypedDict
 
 from ..core.errors import ConfigError
+from .columns import check_names, keep_in_metadata
 
 MESSAGE_TYPES: dict[str, type[BaseMessage]] = {"human": HumanMessage, "ai": AIMessage}
 MESSAGE_TYPES.update(tool=ToolMessage, system=SystemMessage)
@@ -188,6 +189,11 @@ class MultiTurnSample(_Sample):
         return [message_to_dict(message) for message in messages]
 
 
+# Every name a row may use for a groundset field: what a user's own column must not be, or nearly be.
+KNOWN_NAMES = frozenset(SingleTurnSample.model_fields) | frozenset(MultiTurnSample.model_fields)
+KNOWN_NAMES |= frozenset(LEGACY_NAMES)
+
+
 def _tool_call(value: object, where: str) -> ToolCallSpec:
     """Normalise a tool call; LangChain's own ToolCall dicts (with id and type) are accepted too."""
     if not isinstance(value, Mapping):
@@ -270,15 +276,18 @@ def message_to_dict(message: BaseMessage) -> dict[str, Any]:
 
 
 def sample_from_row(
-    row: object, where: str, renames: dict[str, str] | None = None
+    row: object, where: str, renames: dict[str, str] | None = None, kept: dict[str, None] | None = None
 ) -> SingleTurnSample | MultiTurnSample:
     """One raw row (a JSON object) as a sample; a ConfigError names ``where`` and the field.
 
     Legacy names are mapped and recorded in ``renames`` (old -> new), so a loader gives one notice.
+    With ``kept`` (an ordered set), fields groundset does not use go to metadata and their names to
+    ``kept``; without it they are an error. A near miss of a known field is an error either way.
     A row is multi-turn when user_input is a list (of messages) or it has a multi-turn-only field.
     """
     if not isinstance(row, Mapping):
         raise ConfigError(f"{where}: expected an object with the sample's fields, got {kind(row)}")
+    check_names(row, KNOWN_NAMES, where)
     record, origin = _rename(dict(row), where)
     if renames is not None:
         renames.update({old: new for new, old in origin.items()})
@@ -286,8 +295,12 @@ def sample_from_row(
     multi = isinstance(record.get("user_input"), list) or bool(multi_only & record.keys())
     model: type[SingleTurnSample | MultiTurnSample] = MultiTurnSample if multi else SingleTurnSample
     unknown = [name for name in record if name not in model.model_fields]
-    if unknown:
-        raise ConfigError(f"{where}: unknown field(s) {', '.join(unknown)}; {valid_fields(model)}")
+    wrong = unknown if kept is None else [name for name in unknown if name in KNOWN_NAMES]
+    if wrong:
+        raise ConfigError(f"{where}: unknown field(s) {', '.join(wrong)}; {valid_fields(model)}")
+    if unknown and kept is not None:
+        keep_in_metadata(record, unknown, where)
+        kept.update(dict.fromkeys(unknown))
     try:
         return model.model_validate(record)
     except ValidationError as exc:

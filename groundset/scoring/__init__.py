@@ -1,8 +1,11 @@
-"""Samples and datasets, metrics, evaluate(), results and reports."""
+"""Samples and datasets, metrics, evaluate(), score_rag() and its targets, results, reports, compare()."""
 
 from ..samples.dataset import EvaluationDataset
 from ..samples.evaluation import MultiTurnSample, SingleTurnSample
+from .baseline import BaselineRAG
+from .compare import Comparison, compare
 from .evaluate import aevaluate, evaluate
+from .http_target import HttpTarget
 from .metric import Metric, MetricResult, OutputType, ScoringContext
 from .metrics import (
     METRICS,
@@ -26,7 +29,9 @@ from .metrics import (
     SemanticSimilarity,
     default_metrics,
 )
-from .result import Cell, EvaluationResult
+from .result import Cell, EvaluationResult, TargetCall
+from .score_rag import ascore_rag, score_rag
+from .targets import RagAnswer
 
 __all__ = [
     "METRICS",
@@ -60,4 +65,12 @@ __all__ = [
     "aevaluate",
     "default_metrics",
     "evaluate",
+    "BaselineRAG",
+    "Comparison",
+    "HttpTarget",
+    "RagAnswer",
+    "TargetCall",
+    "ascore_rag",
+    "compare",
+    "score_rag",
 ]

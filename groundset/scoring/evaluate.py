@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..core.aio import run_sync
@@ -53,7 +53,30 @@ async def aevaluate(
         raise ConfigError("the dataset cannot be scored as asked:\n  " + "\n  ".join(problems) + hint)
     engine = engine or CallEngine(cache=cache, max_concurrency=max_concurrency, timeout=timeout)
     ctx = ScoringContext(resolve_llm(llm).model, resolve_embeddings(embeddings).model, engine)
+    cells, usage = await score_cells(
+        dataset, metrics, ctx, raise_exceptions=raise_exceptions, show_progress=show_progress
+    )
+    notes = {m.name: note for m in metrics if (note := m.run_note(ctx))}
+    return EvaluationResult(dataset, names, cells, usage, notes)
+
+
+async def score_cells(
+    dataset: EvaluationDataset,
+    metrics: Sequence[Metric],
+    ctx: ScoringContext,
+    *,
+    preset: Mapping[tuple[int, str], Cell] | None = None,
+    raise_exceptions: bool = False,
+    show_progress: bool = True,
+) -> tuple[list[dict[str, Cell]], dict[str, dict[str, float]]]:
+    """Every (sample, metric) cell, concurrently on the engine, and the usage per metric.
+
+    ``preset`` cells are taken as given and not scored (score_rag's rows whose target failed).
+    """
+    preset = preset or {}
     cells: list[dict[str, Cell]] = [{} for _ in dataset]
+    for (index, name), cell in preset.items():
+        cells[index][name] = cell
 
     async def one(index: int, metric: Metric, advance: Any) -> None:
         try:
@@ -67,15 +90,18 @@ async def aevaluate(
             cells[index][metric.name] = Cell(float("nan"), error=cell_error(exc))
         advance()
 
-    total = len(dataset) * len(metrics)
-    with track() as usage, Progress(show_progress) as progress, progress.stage("scoring", total) as advance:
-        await asyncio.gather(*(one(i, m, advance) for i in range(len(dataset)) for m in metrics))
+    todo = [(i, m) for i in range(len(dataset)) for m in metrics if (i, m.name) not in preset]
+    with (
+        track() as usage,
+        Progress(show_progress) as progress,
+        progress.stage("scoring", len(todo)) as advance,
+    ):
+        await asyncio.gather(*(one(i, m, advance) for i, m in todo))
     by_metric = {m.name: vars(usage[m.stage]) for m in metrics}
     by_metric.update(
         {f"{m.name}.embed": vars(usage[f"{m.stage}.embed"]) for m in metrics if m.needs_embeddings}
     )
-    notes = {m.name: note for m in metrics if (note := m.run_note(ctx))}
-    return EvaluationResult(dataset, names, cells, by_metric, notes)
+    return cells, by_metric
 
 
 def cell_error(exc: BaseException) -> str:

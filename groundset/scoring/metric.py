@@ -62,6 +62,8 @@ class Metric(ABC):
     output_type: ClassVar[OutputType] = OutputType.CONTINUOUS
     needs_llm: ClassVar[bool] = False
     needs_embeddings: ClassVar[bool] = False
+    # False for a metric where a lower score is better (noise sensitivity): gates and reports read it so.
+    higher_is_better: ClassVar[bool] = True
     # Offline (no LLM): False means the metric gives NaN with the reason. A non-empty
     # ``offline_measures`` says what the offline form measures when it is not the LLM form's quantity.
     runs_offline: ClassVar[bool] = True

@@ -9,6 +9,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..core.atomic import atomic_write_text
 from ..core.errors import ConfigError
 from ..core.records import finite_or_none, none_as_nan
@@ -29,6 +31,14 @@ class Cell:
 
 
 @dataclass
+class TargetCall:
+    """How the RAG system under test did on one question: its latency, and its error if it failed."""
+
+    latency_s: float = float("nan")
+    error: str = ""
+
+
+@dataclass
 class EvaluationResult:
     dataset: EvaluationDataset
     metrics: list[str]
@@ -36,6 +46,10 @@ class EvaluationResult:
     usage: dict[str, dict[str, float]] = field(default_factory=dict)
     # Per metric, what its scores measure when that is not what its name promises (e.g. offline forms).
     notes: dict[str, str] = field(default_factory=dict)
+    # Set by score_rag: what was scored (e.g. "baseline bm25 top_k=5, offline") and, per sample,
+    # the target's latency and error. None for a plain evaluate() of a finished dataset.
+    target: str = ""
+    target_calls: list[TargetCall] | None = None
 
     def scores(self, metric: str) -> list[float]:
         return [row[metric].value for row in self.cells]
@@ -56,10 +70,39 @@ class EvaluationResult:
             }
         return out
 
+    def target_summary(self) -> dict[str, float]:
+        """Calls, errors and latency percentiles (seconds) of the target; empty without a target."""
+        if self.target_calls is None:
+            return {}
+        latencies = [c.latency_s for c in self.target_calls if not c.error and not math.isnan(c.latency_s)]
+        p50, p95 = (percentile(latencies, q) for q in (50, 95))
+        errors = sum(bool(c.error) for c in self.target_calls)
+        return {"calls": len(self.target_calls), "errors": errors, "p50_s": p50, "p95_s": p95}
+
+    def sample_ids(self) -> list[str | None]:
+        """Each sample's test-set id (``metadata["id"]``), None where the dataset has none."""
+        ids = []
+        for sample in self.dataset:
+            value = sample.metadata.get("id")
+            ids.append(value if isinstance(value, str) and value else None)
+        return ids
+
+    def report(self, path: str | Path, *, title: str | None = None) -> Path:
+        """Write one self-contained HTML report (inline CSS and plots, no scripts) to ``path``."""
+        from .report import write_run_report
+
+        return write_run_report(self, path, title=title)
+
     def to_pandas(self) -> Any:
+        """The dataset's columns (your own ones included), one column of scores per metric and, for a
+        score_rag run, the target's latency and error. A metric named like one of your columns gets
+        ``<metric>_score``, so no column of yours is overwritten."""
         frame = self.dataset.to_pandas()
         for metric in self.metrics:
-            frame[metric] = self.scores(metric)
+            frame[f"{metric}_score" if metric in frame.columns else metric] = self.scores(metric)
+        if self.target_calls is not None:
+            frame["target_latency_s"] = [call.latency_s for call in self.target_calls]
+            frame["target_error"] = [call.error for call in self.target_calls]
         return frame
 
     def to_jsonl(self, path: str | Path) -> None:
@@ -74,9 +117,14 @@ class EvaluationResult:
             "usage": self.usage,
             "notes": self.notes,
         }
+        if self.target_calls is not None:
+            header["target"] = {"name": self.target, **self.target_summary()}
+        calls = self.target_calls or [None] * len(self.cells)
         lines = [json.dumps(finite_or_none(header), sort_keys=True, allow_nan=False)]
-        for sample, row in zip(self.dataset.to_list(), self.cells, strict=True):
+        for sample, row, call in zip(self.dataset.to_list(), self.cells, calls, strict=True):
             record = {"sample": sample, "cells": {m: asdict(c) for m, c in row.items()}}
+            if call is not None:
+                record["target"] = asdict(call)
             lines.append(json.dumps(finite_or_none(record), ensure_ascii=False, allow_nan=False, default=str))
         atomic_write_text(path, "\n".join(lines) + "\n")
 
@@ -90,7 +138,7 @@ class EvaluationResult:
             raise ConfigError(f"{path} line 1: not a groundset run file ({exc})") from exc
         if header.get(HEADER_KEY) != 1:
             raise ConfigError(f"{path} is not a groundset run file (no header line); write one with to_jsonl")
-        samples, cells = [], []
+        samples, cells, calls = [], [], []
         for number, line in enumerate(lines[1:], start=2):
             try:
                 record = json.loads(line)
@@ -98,19 +146,29 @@ class EvaluationResult:
                 cells.append(
                     {m: Cell(**{**c, "value": none_as_nan(c["value"])}) for m, c in record["cells"].items()}
                 )
+                if "target" in record:
+                    call = record["target"]
+                    calls.append(TargetCall(none_as_nan(call.get("latency_s")), call.get("error", "")))
             except (ValueError, KeyError, TypeError) as exc:
                 raise ConfigError(f"{path} line {number}: broken run record ({exc})") from exc
         return cls(
-            EvaluationDataset.from_list(samples),
+            EvaluationDataset.from_list(samples, notify=False),
             list(header["metrics"]),
             cells,
             header.get("usage", {}),
             header.get("notes", {}),
+            target=(header.get("target") or {}).get("name", ""),
+            target_calls=calls if "target" in header else None,
         )
 
     def __repr__(self) -> str:
         means = {m: round(a["mean"], 4) for m, a in self.aggregate().items()}
         return f"EvaluationResult({len(self.cells)} samples, {means})"
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The q-th percentile (linear interpolation) of ``values``; NaN when there are none."""
+    return float(np.percentile(values, q)) if values else float("nan")
 
 
 def metric_names(metrics: Sequence[Any]) -> list[str]:

@@ -20,15 +20,14 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from typing import Any
 
-import snowballstemmer
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from .language import NOUN_CAPITALISING, language_code, script_language
 from .nlp import UNSEGMENTED, stop_words, tokens
 from .scripts import HIRAGANA
 from .sentences import split_sentences, word_set
+from .stems import stem as _stem
 
 WORD = re.compile(r"[^\W_]+(?:[._-][^\W_]+)*", re.UNICODE)
 # Contractions spelled out, so "doesn't" is "does not" and not the content words "doesn" and "t".
@@ -68,15 +67,6 @@ _OTHER_NEGATIONS = {
     "zh": word_set("不 没 没有 无 非 未 别 不会 不能 不是 不要 无法 不可 并非 从未"),
     "ja": word_set("ない ません なかった なし 無い ず ぬ"),
 }
-_STEMMERS = {
-    "de": "german", "fr": "french", "es": "spanish", "it": "italian", "pt": "portuguese", "nl": "dutch",
-    "sv": "swedish", "da": "danish", "no": "norwegian", "fi": "finnish", "ru": "russian",
-    "hu": "hungarian", "ro": "romanian", "tr": "turkish", "ca": "catalan", "el": "greek",
-    "id": "indonesian", "lt": "lithuanian", "ar": "arabic", "ta": "tamil", "sr": "serbian",
-    "eu": "basque", "ga": "irish", "hi": "hindi", "ne": "nepali", "cs": "czech", "pl": "polish",
-    "et": "estonian", "fa": "persian", "hy": "armenian",
-}  # fmt: skip
-
 # Numbers written as words are numbers too: "three instances" is not "four". "one" is left out, as it
 # is as often a pronoun ("the most recent one") as a count, and so is "first" ("first built" means
 # "originally built"); the other ordinals must occur as words.
@@ -133,6 +123,12 @@ def content_words(text: str, lang: str | None = None) -> list[str]:
     """Casefolded words that carry content (stop words, negations included, are left out)."""
     code = _language(text, lang)
     return _content(words(text, code), code)
+
+
+def stemmed_words(text: str, lang: str | None = None) -> list[str]:
+    """``content_words`` as Snowball stems in the text's language: the terms of a lexical index."""
+    code = _language(text, lang)
+    return [_stem(word, code) for word in content_words(text, code)]
 
 
 def _content(found: list[str], code: str) -> list[str]:
@@ -374,20 +370,6 @@ def _polarity_after(found: list[str], code: str) -> tuple[set[str], set[str]]:
     if last is not None:
         affirmed.add(last)
     return negated, affirmed
-
-
-@functools.lru_cache(maxsize=65536)
-def _stem(word: str, lang: str = "en") -> str:
-    """Snowball stem in the word's language: "keeps"/"keep" and "deleted"/"deletes" match."""
-    stemmer = _stemmer(lang)
-    return stemmer.stemWord(word) if stemmer is not None else word
-
-
-@functools.cache
-def _stemmer(lang: str) -> Any:
-    """The language's Snowball stemmer, or None (no stemming) for languages Snowball lacks."""
-    name = "english" if lang == "en" else _STEMMERS.get(lang)
-    return snowballstemmer.stemmer(name) if name in snowballstemmer.algorithms() else None
 
 
 def __getattr__(name: str) -> object:

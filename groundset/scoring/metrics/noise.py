@@ -42,6 +42,7 @@ class NoiseSensitivity(Metric):
     A context is relevant when it supports at least one reference statement."""
 
     name = "noise_sensitivity"
+    higher_is_better = False
     columns = ("user_input:optional", "response", "reference", "retrieved_contexts")
     needs_llm = True
 

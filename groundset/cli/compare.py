@@ -1,0 +1,156 @@
+"""`groundset compare RUN_A RUN_B`: is run B better or worse than run A, beyond noise; a CI gate."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import click
+import typer
+from rich.table import Table
+
+from .common import err, out
+
+if TYPE_CHECKING:
+    from ..scoring.compare import Comparison
+
+QUESTION_WIDTH = 70
+
+
+class RegressionFound(click.ClickException):
+    """Exit code 1 after the REGRESSION lines. Not ``typer.Exit(1)``: ``main()`` runs click in
+    non-standalone mode, where an Exit becomes a return value that ``main()`` drops, so a CI gate
+    would pass with code 0; a ClickException reaches ``main()``, which shows it and returns its code."""
+
+    exit_code = 1
+
+    def show(self, file: object = None) -> None:
+        err.print(f"failed: {self.message}")
+
+
+def compare(
+    run_a: Annotated[
+        Path,
+        typer.Argument(
+            metavar="RUN_A",
+            exists=True,
+            dir_okay=False,
+            help="The baseline run: a run file from `groundset score --out` or `groundset evaluate --out`.",
+        ),
+    ],
+    run_b: Annotated[
+        Path,
+        typer.Argument(
+            metavar="RUN_B",
+            exists=True,
+            dir_okay=False,
+            help="The run to judge against the baseline (same test set); differences are B minus A.",
+        ),
+    ],
+    report: Annotated[
+        Path | None,
+        typer.Option(
+            "--report", metavar="PATH", help="Also write a self-contained HTML report of the comparison here."
+        ),
+    ] = None,
+    fail_on_regression: Annotated[
+        str | None,
+        typer.Option(
+            "--fail-on-regression",
+            metavar="METRIC=DROP,...",
+            help="Exit with code 1 when a metric fell by more than DROP, e.g. "
+            "'faithfulness=0.05,context_recall=0.02'. A fall counts only when the whole 95% confidence "
+            "interval of B minus A lies below -DROP, so noise does not fail the build; 0 fails on any "
+            "clear fall. For noise_sensitivity (lower is better) a rise above DROP fails.",
+        ),
+    ] = None,
+    seed: Annotated[
+        int, typer.Option("--seed", help="Seed of the bootstrap; the same seed gives the same intervals.")
+    ] = 0,
+    top: Annotated[
+        int,
+        typer.Option(
+            "--top",
+            min=0,
+            help="How many samples with the largest score change to list per metric (0: none).",
+        ),
+    ] = 10,
+) -> None:
+    """Compare two scoring runs of the same test set, sample by sample.
+
+    Samples pair by test-set id, or by question text when a run has no ids. Per metric: the means over
+    the pairs, the mean change B - A with its paired-bootstrap 95% CI, wins/ties/losses of B, and a
+    verdict ("better"/"worse" only when the whole CI is on one side of 0). Then the samples whose
+    scores moved most.
+    """
+    from ..scoring.compare import compare as run_compare
+    from ..scoring.thresholds import parse_thresholds
+
+    thresholds = (
+        parse_thresholds(fail_on_regression, option="--fail-on-regression")
+        if fail_on_regression is not None
+        else {}
+    )
+    comparison = run_compare(run_a, run_b, seed=seed, top=top)
+    failures = comparison.regressions(thresholds)  # checks the metric names before anything is printed
+    for label, name, target in (
+        ("A", comparison.label_a, comparison.target_a),
+        ("B", comparison.label_b, comparison.target_b),
+    ):
+        out.print(f"{label}: {name}" + (f" (target: {target})" if target else ""))
+    out.print(
+        f"paired {comparison.paired} samples; only in A {comparison.only_a}, only in B {comparison.only_b}"
+    )
+    out.print(_table(comparison))
+    for note in comparison.notes:
+        out.print(f"note: {note}")
+    if comparison.changes:
+        out.print("largest changes (B - A):")
+    for change in comparison.changes:
+        question = " ".join(change.user_input.split())
+        if len(question) > QUESTION_WIDTH:
+            question = question[: QUESTION_WIDTH - 3] + "..."
+        out.print(
+            f"  {change.sample_id}  {change.metric}  {change.a:.3f} -> {change.b:.3f} ({change.delta:+.3f})"
+            f"  {question}"
+        )
+    if report:
+        written = comparison.report(report)
+        out.print(f"wrote {written}")
+    if not thresholds:
+        return
+    for name in thresholds:
+        if math.isnan(comparison.metrics[name].ci_low):
+            out.print(
+                f"warning: {name}: only {comparison.metrics[name].n} scored pairs, too few for a "
+                "confidence interval; its --fail-on-regression threshold was not checked"
+            )
+    for line in failures:
+        out.print(f"REGRESSION {line}")
+    if failures:
+        count = len(failures)
+        raise RegressionFound(f"{count} regression{'s' * (count != 1)} beyond --fail-on-regression")
+    out.print("no regression beyond the thresholds")
+
+
+def _table(comparison: Comparison) -> Table:
+    confidence = f"{comparison.confidence:.0%} CI"
+    table = Table("metric", "n", "mean A", "mean B", "B - A", confidence, "W/T/L", "verdict")
+    for name, row in comparison.metrics.items():
+        ci = "-" if math.isnan(row.ci_low) else f"{row.ci_low:+.3f} to {row.ci_high:+.3f}"
+        table.add_row(
+            name,
+            str(row.n),
+            _number(row.mean_a),
+            _number(row.mean_b),
+            "NaN" if math.isnan(row.diff) else f"{row.diff:+.3f}",
+            ci,
+            f"{row.wins}/{row.ties}/{row.losses}",
+            comparison.verdict(name),
+        )
+    return table
+
+
+def _number(value: float) -> str:
+    return "NaN" if math.isnan(value) else f"{value:.3f}"

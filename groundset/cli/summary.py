@@ -1,0 +1,129 @@
+"""The end of a scoring command: the summary table, notes, usage, the files written, and the CI gate."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from ..core import StageUsage
+from .common import err, out, usage_line
+
+ReportOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--report",
+        help="Write a self-contained HTML report (summary, plots, breakdowns, worst samples) here.",
+    ),
+]
+FailUnderOption = Annotated[
+    str | None,
+    typer.Option(
+        "--fail-under",
+        metavar="METRIC=VALUE,...",
+        help="CI gate: exit 1, naming each metric, when a metric's mean is below its value "
+        "(e.g. faithfulness=0.8,context_recall=0.7).",
+    ),
+]
+
+
+def chosen_metrics(spec: str | None) -> list[Any]:
+    """``--metrics a,b``: the named metrics (an unknown name lists the known ones); [] when not given."""
+    from ..scoring import METRICS
+
+    if not spec:
+        return []
+    names = [n.strip() for n in spec.split(",") if n.strip()]
+    unknown = [n for n in names if n not in METRICS]
+    if unknown:
+        raise typer.BadParameter(f"unknown metric(s) {', '.join(unknown)}; known: {', '.join(METRICS)}")
+    return [METRICS[n]() for n in names]
+
+
+def print_summary(result: Any, seconds: float) -> None:
+    """Mean, 95% CI, n, NaN and errors per metric; the target's figures; notes; a few NaN reasons; usage."""
+    from ..scoring.formulas import MIN_CI_SAMPLES
+
+    table = Table("metric", "mean", "95% CI", "n", "NaN", "errors")
+    aggregate = result.aggregate()
+    for name, agg in aggregate.items():
+        ci = "-" if math.isnan(agg["ci_low"]) else f"{agg['ci_low']:.3f} - {agg['ci_high']:.3f}"
+        mean = "NaN" if math.isnan(agg["mean"]) else f"{agg['mean']:.3f}"
+        table.add_row(name, mean, ci, str(agg["n"]), str(agg["nan"]), str(agg["errors"]))
+    out.print(table)
+    target = result.target_summary()
+    if target:
+        p50, p95 = (_seconds(target[key]) for key in ("p50_s", "p95_s"))
+        out.print(
+            f"target: {result.target}: {target['calls']} questions, {target['errors']} failed, "
+            f"latency p50 {p50}, p95 {p95}"
+        )
+        failed = [c.error for c in result.target_calls if c.error]
+        for error in sorted(set(failed))[:3]:
+            out.print(f"  target error ({failed.count(error)}x): {error}")
+    few = [name for name, agg in aggregate.items() if 0 < agg["n"] < MIN_CI_SAMPLES]
+    if few:
+        out.print(
+            f"warning: fewer than {MIN_CI_SAMPLES} scores for {', '.join(few)}: no confidence interval, "
+            "and the mean says little; score more samples"
+        )
+    for name, note in result.notes.items():
+        out.print(f"note: {name}: {note}")
+    for name in result.metrics:
+        reasons = {
+            row[name].reason or row[name].error
+            for row in result.cells
+            if math.isnan(row[name].value) and not row[name].error.startswith("target failed")
+        }
+        for reason in sorted(r for r in reasons if r)[:3]:
+            out.print(f"  {name} NaN: {reason}")
+    total = StageUsage()
+    for usage in result.usage.values():
+        total.add(StageUsage(**usage))
+    out.print(usage_line(total, seconds))
+
+
+def write_outputs(result: Any, out_file: Path | None, report: Path | None) -> None:
+    if out_file:
+        result.to_jsonl(out_file)
+        out.print(f"wrote {out_file}")
+    if report:
+        result.report(report)
+        out.print(f"wrote the report {report} (open it in a browser)")
+
+
+def check_gate(fail_under: str | None) -> None:
+    """Parse ``--fail-under`` before the run, so a typo fails in a second, not after every call."""
+    if not fail_under:
+        return
+    from ..scoring import METRICS
+    from ..scoring.thresholds import check_known, parse_thresholds
+
+    check_known(
+        parse_thresholds(fail_under, option="--fail-under"), METRICS, option="--fail-under", scored=False
+    )
+
+
+def gate(result: Any, fail_under: str | None) -> None:
+    """``--fail-under metric=value,...``: exit 1 naming every metric whose mean is below its bar."""
+    if not fail_under:
+        return
+    from ..scoring.thresholds import below_thresholds, check_known, parse_thresholds
+
+    thresholds = parse_thresholds(fail_under, option="--fail-under")
+    check_known(thresholds, result.metrics, option="--fail-under")
+    failures = below_thresholds(result.aggregate(), thresholds)
+    if failures:
+        for line in failures:
+            err.print(f"FAIL {line}")
+        raise typer.Exit(1)
+    out.print("pass: " + ", ".join(f"{name} >= {bar:g}" for name, bar in thresholds.items()))
+
+
+def _seconds(value: float) -> str:
+    if math.isnan(value):
+        return "-"
+    return f"{value * 1000:.0f} ms" if value < 1 else f"{value:.2f} s"

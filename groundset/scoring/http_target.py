@@ -1,0 +1,106 @@
+"""A RAG system behind an HTTP endpoint: POST the question as JSON, read the answer from the JSON reply."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import httpx
+
+from ..core.errors import ConfigError
+from ..core.secrets import redact, register_secret
+from .targets import RagAnswer, as_answer
+
+DEFAULT_TIMEOUT = 60.0
+
+
+class HttpTarget:
+    """``POST url`` with ``{question_field: question, **payload}``; the reply is a JSON object.
+
+    Without field names the reply is read like a Python target's dict (``response``/``answer``,
+    ``retrieved_contexts``/``contexts``/``context``, ``retrieved_context_ids``/``context_ids``).
+    ``response_field``, ``contexts_field`` and ``ids_field`` take dotted paths (``data.answer``)
+    for other shapes; ``contexts_field=""`` says the endpoint returns no contexts.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        question_field: str = "question",
+        response_field: str | None = None,
+        contexts_field: str | None = None,
+        ids_field: str | None = None,
+        payload: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> None:
+        if not url.startswith(("http://", "https://")):
+            raise ConfigError(f"HTTP target: {url!r} is not an http(s) URL")
+        if not question_field:
+            raise ConfigError("HTTP target: question_field must not be empty")
+        if timeout <= 0:
+            raise ConfigError(f"HTTP target: timeout must be > 0 seconds, got {timeout}")
+        self.url = url
+        self.name = url
+        self.question_field = question_field
+        self.response_field = response_field
+        self.contexts_field = contexts_field
+        self.ids_field = ids_field
+        self.payload = dict(payload or {})
+        self.headers = dict(headers or {})
+        for key, value in self.headers.items():  # an Authorization or API-key header never reaches a log
+            if any(word in key.lower() for word in ("auth", "key", "token", "secret", "cookie")):
+                register_secret(value.split(" ", 1)[-1])
+        self.timeout = timeout
+        self._client: httpx.AsyncClient | None = None
+
+    async def answer(self, question: str) -> RagAnswer:
+        if self._client is None:
+            self._client = httpx.AsyncClient(timeout=self.timeout, headers=self.headers)
+        body = {**self.payload, self.question_field: question}
+        try:
+            reply = await self._client.post(self.url, json=body)
+        except httpx.TimeoutException:
+            raise TimeoutError(f"{self.url} did not answer within {self.timeout:g} s") from None
+        except httpx.HTTPError as exc:
+            raise ConnectionError(f"{self.url}: {type(exc).__name__}: {redact(str(exc))}") from None
+        if reply.status_code >= 400:
+            text = redact(reply.text[:200].replace("\n", " "))
+            raise ConnectionError(f"{self.url} answered HTTP {reply.status_code}: {text}")
+        try:
+            data = reply.json()
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise ValueError(f"{self.url} did not answer with JSON: {reply.text[:120]!r}") from None
+        return self.read(data)
+
+    def read(self, data: Any) -> RagAnswer:
+        """The answer in a decoded JSON reply, by the configured field paths or the usual key names."""
+        if self.response_field is None and self.contexts_field is None and self.ids_field is None:
+            if not isinstance(data, Mapping):
+                raise TypeError(f"{self.url} answered with JSON {type(data).__name__}, not an object")
+            return as_answer(data)
+        response = _at(data, self.response_field or "response", self.url)
+        contexts = [] if self.contexts_field == "" else _at(data, self.contexts_field or "contexts", self.url)
+        ids = _at(data, self.ids_field, self.url) if self.ids_field else None
+        return as_answer((response, contexts, ids) if ids is not None else (response, contexts))
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None
+
+
+def _at(data: Any, path: str, url: str) -> Any:
+    """``data["a"]["b"]`` for ``"a.b"``; a missing step names the keys that are there."""
+    found = data
+    for step in path.split("."):
+        if isinstance(found, Mapping) and step in found:
+            found = found[step]
+        elif isinstance(found, list) and step.isdigit() and int(step) < len(found):
+            found = found[int(step)]
+        else:
+            keys = ", ".join(map(str, found)) if isinstance(found, Mapping) else type(found).__name__
+            raise KeyError(f"{url}: the reply has no {path!r} (at {step!r}; found {keys or 'nothing'})")
+    return found
