@@ -324,3 +324,65 @@ def test_a_named_target_labels_the_run_and_the_comparison():
     assert one.target == "top-1"
     comparison = compare(one, two)
     assert (comparison.label_a, comparison.label_b) == ("top-1", "top-5")
+
+
+def _tiny_graph():
+    from groundset.kg.graph import KnowledgeGraph
+
+    kg = KnowledgeGraph()
+    doc = kg.add_document("x", source="exporters.md")
+    texts = [
+        "The node exporter listens on port 9100 and exposes host metrics.",
+        "Alertmanager groups alerts and routes them to receivers.",
+        "Prometheus keeps data for 15 days by default.",
+    ]
+    ids = [kg.add_chunk(doc, text, position=i) for i, text in enumerate(texts)]
+    return kg, ids
+
+
+def test_the_baseline_retrieves_by_bm25_and_answers_offline_from_the_retrieved_sentences():
+    from groundset.scoring.baseline import NOT_FOUND, BaselineRAG
+
+    kg, ids = _tiny_graph()
+    rag = BaselineRAG(kg, top_k=2)
+    assert rag.retrieve("Which port does the node exporter listen on?")[0] == ids[0]
+    answer = asyncio.run(rag.answer("Which port does the node exporter listen on?"))
+    assert "9100" in answer.response and answer.retrieved_context_ids[0] == ids[0]
+    assert asyncio.run(rag.answer("zebra giraffe")).response == NOT_FOUND
+
+
+def test_the_baseline_answers_through_a_real_chat_model_on_the_stub(chat, stub, engine):
+    from groundset.scoring.baseline import BaselineRAG
+
+    from .openai_stub import Reply
+
+    stub.always(Reply.json({"answer": "It listens on port 9100."}))
+    kg, ids = _tiny_graph()
+    rag = BaselineRAG(kg, top_k=1, llm=chat, engine=engine)
+    assert rag.name.startswith("baseline (BM25 top_k=1, answered by")
+    data = EvaluationDataset.from_list(
+        [{"user_input": "What port does the node exporter use?", "reference": "9100"}]
+    )
+    result = score_rag(data, rag, [Faithfulness()], engine=engine, show_progress=False)
+    assert result.dataset[0].response == "It listens on port 9100."
+    assert result.dataset[0].retrieved_context_ids == [ids[0]]
+    sent = [
+        m["content"]
+        for r in stub.requests
+        for m in r.body["messages"]
+        if "node exporter" in str(m["content"])
+    ]
+    assert any(
+        "9100 and exposes host metrics" in str(c) for c in sent
+    )  # the retrieved chunk went to the model
+    assert result.usage["target"]["calls"] == 1
+
+
+def test_a_fake_chat_model_behind_a_runnable_target():
+    from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
+    model = FakeListChatModel(responses=["The node exporter listens on port 9100."])
+    chain = RunnableLambda(lambda q: {"question": q}) | (lambda d: model.invoke(d["question"]))
+    result = score_rag(questions(1), chain, [Faithfulness()], show_progress=False)
+    assert result.dataset[0].response == "The node exporter listens on port 9100."
+    assert result.dataset[0].retrieved_contexts == []
