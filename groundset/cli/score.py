@@ -90,8 +90,8 @@ def score(
     timeout: TimeoutOption = 120.0,
     quiet: QuietOption = False,
 ) -> None:
-    """Ask TARGET every question of the test set, score its answers, print the summary; optionally write the
-    run, an HTML report, and fail (exit 1) when a metric is under its --fail-under value."""
+    """Ask the --target RAG system every question of the test set, score its answers and print the summary;
+    optionally write the run and an HTML report, and exit 1 when a metric misses its --fail-under value."""
     from ..scoring.score_rag import score_rag
 
     check_gate(fail_under)

@@ -25,7 +25,7 @@ FailUnderOption = Annotated[
         "--fail-under",
         metavar="METRIC=VALUE,...",
         help="CI gate: exit 1, naming each metric, when a metric's mean is below its value "
-        "(e.g. faithfulness=0.8,context_recall=0.7).",
+        "(e.g. faithfulness=0.8,context_recall=0.7); above it for noise_sensitivity, where lower is better.",
     ),
 ]
 
