@@ -346,7 +346,7 @@ def test_cli_lists_skipped_items_and_warns_on_few(graded, capsys, lookup_registe
 def test_cli_unknown_metric_is_a_usage_error(graded, capsys):
     assert main(["calibrate", str(graded), "--metric", "nope"]) == 2
     error = capsys.readouterr().err
-    assert "unknown metric nope" in error and "faithfulness" in error
+    assert "unknown metric 'nope'" in error and "faithfulness" in error
 
 
 def test_cli_with_offline_faithfulness(offline_labels, tmp_path, capsys):

@@ -386,3 +386,23 @@ def test_a_fake_chat_model_behind_a_runnable_target():
     result = score_rag(questions(1), chain, [Faithfulness()], show_progress=False)
     assert result.dataset[0].response == "The node exporter listens on port 9100."
     assert result.dataset[0].retrieved_contexts == []
+
+
+def test_ragas_metric_names_are_accepted(tmp_path, capsys):
+    from groundset.scoring.metrics import ALIASES, METRICS, LLMContextRecall, metric_class
+
+    assert all(target in METRICS for target in ALIASES.values())
+    assert metric_class("llm_context_recall") is LLMContextRecall is METRICS["context_recall"]
+    questions(2).to_jsonl(tmp_path / "t.jsonl")
+    (tmp_path / "rag.py").write_text(
+        "def answer(q):\n    return 'The node exporter listens on port 9100.', []\n"
+    )
+    args = ["score", "--testset", str(tmp_path / "t.jsonl"), "--target", "rag:answer", "-q"]
+    import sys
+
+    sys.path.insert(0, str(tmp_path))
+    try:
+        assert main([*args, "--metrics", "llm_context_recall,response_relevancy"]) == 0
+    finally:
+        sys.path.remove(str(tmp_path))
+    assert "context_recall" in capsys.readouterr().out

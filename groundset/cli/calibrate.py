@@ -75,21 +75,21 @@ def calibrate(
     Spearman, kappa) with 95% CIs, and which labelled items it could not score."""
     from ..core import StageUsage
     from ..core.atomic import atomic_write_text
-    from ..scoring import METRICS
     from ..scoring.calibration import calibrate as run
     from ..scoring.calibration import load_labels
+    from ..scoring.metrics import metric_class
 
-    if metric not in METRICS:
-        raise typer.BadParameter(
-            f"unknown metric {metric}; known: {', '.join(METRICS)}", param_hint="--metric"
-        )
+    try:
+        chosen = metric_class(metric)
+    except KeyError as exc:
+        raise typer.BadParameter(str(exc.args[0]), param_hint="--metric") from None
     if not math.isfinite(threshold):
         raise typer.BadParameter(f"must be a finite number, got {threshold}", param_hint="--threshold")
     start = time.perf_counter()
     if demonstrations:
         _tune(
             labels,
-            METRICS[metric],
+            chosen,
             demonstrations,
             holdout,
             llm,
@@ -102,7 +102,7 @@ def calibrate(
         return
     agreement = run(
         load_labels(labels),
-        METRICS[metric](),
+        chosen(),
         llm=llm,
         embeddings=embeddings,
         engine=make_engine(cache, no_cache, max_concurrency, timeout),

@@ -72,9 +72,10 @@ def evaluate(
 
 
 def metrics() -> None:
-    """List every metric: output type, models it needs, columns, and what it does offline."""
-    from ..scoring import METRICS
+    """List every metric: output type, models it needs, columns, what it does offline, and its ragas alias."""
+    from ..scoring.metrics import ALIASES, METRICS
 
+    aliases = {canonical: alias for alias, canonical in ALIASES.items()}
     for name, cls in METRICS.items():
         needs = ", ".join(
             n for n, flag in (("llm", cls.needs_llm), ("embeddings", cls.needs_embeddings)) if flag
@@ -84,3 +85,5 @@ def metrics() -> None:
             f"columns: {', '.join(cls.columns)}"
         )
         out.print(f"{'':<22} offline: {cls.offline_summary()}")
+        if name in aliases:
+            out.print(f"{'':<22} also accepted as: {aliases[name]}")

@@ -31,16 +31,17 @@ FailUnderOption = Annotated[
 
 
 def chosen_metrics(spec: str | None) -> list[Any]:
-    """``--metrics a,b``: the named metrics (an unknown name lists the known ones); [] when not given."""
-    from ..scoring import METRICS
+    """``--metrics a,b``: the named metrics (ragas names accepted; an unknown name lists the known ones);
+    [] when not given."""
+    from ..scoring.metrics import ALIASES, METRICS
 
     if not spec:
         return []
     names = [n.strip() for n in spec.split(",") if n.strip()]
-    unknown = [n for n in names if n not in METRICS]
+    unknown = [n for n in names if ALIASES.get(n, n) not in METRICS]
     if unknown:
         raise typer.BadParameter(f"unknown metric(s) {', '.join(unknown)}; known: {', '.join(METRICS)}")
-    return [METRICS[n]() for n in names]
+    return [METRICS[ALIASES.get(n, n)]() for n in names]
 
 
 def print_summary(result: Any, seconds: float) -> None:

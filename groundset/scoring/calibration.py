@@ -258,11 +258,12 @@ def _split(cells: list[Cell], labels: Labels) -> tuple[Array, Array, Array, list
 def _as_metric(metric: Metric | str) -> Metric:
     if isinstance(metric, Metric):
         return metric
-    from .metrics import METRICS
+    from .metrics import metric_class
 
-    if metric not in METRICS:
-        raise ConfigError(f"unknown metric {metric!r}; known: {', '.join(METRICS)}")
-    return METRICS[metric]()
+    try:
+        return metric_class(metric)()
+    except KeyError as exc:
+        raise ConfigError(str(exc.args[0])) from None
 
 
 def _nan(cell: Cell) -> bool:

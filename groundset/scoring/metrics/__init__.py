@@ -36,12 +36,43 @@ METRICS: dict[str, type[Metric]] = {
 }
 
 
+# The names ragas users know, for the same measures here: `--metrics` and `metric_class` accept them.
+ALIASES: dict[str, str] = {
+    "llm_context_precision_with_reference": "context_precision",
+    "llm_context_precision_without_reference": "context_utilization",
+    "llm_context_recall": "context_recall",
+    "response_relevancy": "answer_relevancy",
+    "id_based_context_precision": "id_context_precision",
+    "id_based_context_recall": "id_context_recall",
+}
+# The same, as class names for `from groundset.scoring.metrics import LLMContextRecall`.
+LLMContextPrecisionWithReference = ContextPrecision
+LLMContextPrecisionWithoutReference = ContextUtilization
+LLMContextRecall = ContextRecall
+ResponseRelevancy = AnswerRelevancy
+
+
+def metric_class(name: str) -> type[Metric]:
+    """The metric class for a name or a ragas alias; an unknown name lists the known ones."""
+    found = METRICS.get(ALIASES.get(name, name))
+    if found is None:
+        known = f"{', '.join(METRICS)} (aliases: {', '.join(ALIASES)})"
+        raise KeyError(f"unknown metric {name!r}; known: {known}")
+    return found
+
+
 def default_metrics() -> list[Metric]:
     return [Faithfulness(), AnswerRelevancy(), ContextPrecision(), ContextRecall()]
 
 
 __all__ = [
+    "ALIASES",
     "METRICS",
+    "LLMContextPrecisionWithReference",
+    "LLMContextPrecisionWithoutReference",
+    "LLMContextRecall",
+    "ResponseRelevancy",
+    "metric_class",
     "MRR",
     "NDCG",
     "NoiseSensitivity",
