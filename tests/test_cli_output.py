@@ -85,19 +85,78 @@ class NeedsAJudge(Metric):
         raise OfflineUnsupported("test.judge", "no classical form of this judgement")
 
 
+# Metrics whose constructor needs the user's definition, built here with one.
+NEEDS_ARGUMENTS = {
+    "aspect_critic": {"name": "aspect_critic", "definition": "Does the response give a number of days?"},
+    "simple_criteria": {"name": "simple_criteria", "definition": "How precise is the response, 0 to 5?"},
+}
+CONVERSATION = {
+    "user_input": [
+        {"role": "user", "content": "How long are blocks kept?"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "c1",
+                    "type": "function",
+                    "function": {"name": "docs", "arguments": '{"q": "retention"}'},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": "15 days by default."},
+        {"role": "assistant", "content": "Blocks are kept for 15 days."},
+    ],
+    "reference": "The user learns the retention period.",
+    "reference_tool_calls": [{"name": "docs", "args": {"q": "retention"}}],
+    "reference_topics": ["Prometheus storage"],
+}
+
+
 def test_every_metric_reports_offline_truthfully():
     """`runs_offline` was True for every metric whatever it did; now it is checked against a run."""
-    sample = SingleTurnSample(**ROW)
-    metrics = [cls() for cls in METRICS.values()] + [NeedsAJudge()]
-    result = evaluate(EvaluationDataset([sample]), metrics, show_progress=False, cache=False)
-    for metric in metrics:
-        cell = result.cells[0][metric.name]
+    from groundset.scoring.metrics.agents import ConversationMetric
+
+    row = {**ROW, "reference_contexts": ["Prometheus keeps blocks for 15 days by default."]}
+    row["response"] = 'Blocks are kept for 15 days: Prometheus "keeps blocks for 15 days by default".'
+    row["rubrics"] = {"1": "wrong", "5": "right"}
+    row["multi_responses"] = ["Blocks are kept for 15 days.", "Blocks are kept forever."]
+    every = [cls(**NEEDS_ARGUMENTS.get(name, {})) for name, cls in METRICS.items()]
+    # SQL queries and CSV tables are other inputs than this row's prose: tested on their own below
+    # and in their metric's tests.
+    own_inputs = {"llm_sql_equivalence", "data_compy_score"}
+    single = [m for m in every if not isinstance(m, ConversationMetric) and m.name not in own_inputs]
+    multi = [m for m in every if isinstance(m, ConversationMetric)]
+    assert len(single) + len(multi) == len(METRICS) - len(own_inputs)
+    metrics = single + [NeedsAJudge()]
+    result = evaluate(EvaluationDataset([SingleTurnSample(**row)]), metrics, show_progress=False, cache=False)
+    conversations = EvaluationDataset.from_list([CONVERSATION])
+    talked = evaluate(conversations, multi, show_progress=False, cache=False)
+    for metric, cell in [(m, result.cells[0][m.name]) for m in metrics] + [
+        (m, talked.cells[0][m.name]) for m in multi
+    ]:
         assert math.isnan(cell.value) != metric.runs_offline, (metric.name, cell)
         assert not cell.error, (metric.name, cell.error)
     assert "no classical form" in result.cells[0]["needs_a_judge"].reason
     assert "different measure" in result.notes["answer_relevancy"]
     assert "needs an LLM" in result.notes["needs_a_judge"]
     assert "faithfulness" not in result.notes
+
+
+def test_offline_sql_equivalence_judges_only_identical_queries():
+    """Its offline form is a number only for the same query written twice; never a false 0."""
+    from groundset.scoring.metrics import LLMSQLEquivalence
+
+    rows = [
+        {"response": "select id from t;", "reference": "SELECT id FROM t"},
+        {"response": "SELECT id FROM t WHERE x > 1", "reference": "SELECT id FROM t"},
+    ]
+    result = evaluate(
+        EvaluationDataset.from_list(rows), [LLMSQLEquivalence()], show_progress=False, cache=False
+    )
+    assert result.scores("llm_sql_equivalence")[0] == 1.0
+    assert math.isnan(result.scores("llm_sql_equivalence")[1])
+    assert "cannot judge" in result.cells[1]["llm_sql_equivalence"].reason
 
 
 def test_metrics_command_names_offline_forms(capsys, monkeypatch):

@@ -9,22 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from langchain_core.messages import (
-    AIMessage,
-    BaseMessage,
-    HumanMessage,
-    SystemMessage,
-    ToolMessage,
-    messages_from_dict,
-)
+from langchain_core.messages import BaseMessage
 from pydantic import BaseModel, ConfigDict, ValidationError, field_serializer, field_validator
-from typing_extensions import TypedDict
 
 from ..core.errors import ConfigError
 from .columns import check_names, keep_in_metadata
+from .messages import ToolCallSpec, check_conversation, kind, message_to_dict, tool_call_spec
 
-MESSAGE_TYPES: dict[str, type[BaseMessage]] = {"human": HumanMessage, "ai": AIMessage}
-MESSAGE_TYPES.update(tool=ToolMessage, system=SystemMessage)
 LEGACY_NAMES: dict[str, str] = {
     "question": "user_input",
     "answer": "response",
@@ -34,23 +25,6 @@ LEGACY_NAMES: dict[str, str] = {
 }
 _LIST_FIELDS = ("retrieved_contexts", "retrieved_context_ids", "reference_contexts", "reference_context_ids")
 _LIST_FIELDS += ("multi_responses",)
-_MESSAGE_KEYS = {"human": {"content"}, "system": {"content"}, "ai": {"content", "tool_calls"}}
-_MESSAGE_KEYS["tool"] = {"content", "tool_call_id"}
-
-
-class ToolCallSpec(TypedDict):
-    """An expected tool call: which tool, with which arguments (LangChain call ids are not compared)."""
-
-    name: str
-    args: dict[str, Any]
-
-
-def kind(value: object) -> str:
-    """A value's type in JSON words, since most data comes from JSON, CSV or a DataFrame."""
-    names = {str: "a string", bool: "a boolean", int: "a number", float: "a number", dict: "an object"}
-    if value is None:
-        return "null"
-    return names.get(type(value), "a list" if isinstance(value, list | tuple) else type(value).__name__)
 
 
 def _string_list(value: object) -> list[str] | None:
@@ -140,7 +114,9 @@ class SingleTurnSample(_Sample):
 
 
 class MultiTurnSample(_Sample):
-    """A conversation (human, AI with tool calls, tool and system messages) and what should happen in it."""
+    """A conversation (human, AI with tool calls, tool and system messages) and what should happen in it.
+
+    Messages may be LangChain messages, their dicts or OpenAI chat dicts (see ``messages``)."""
 
     user_input: list[BaseMessage]
     reference: str | None = None
@@ -161,19 +137,7 @@ class MultiTurnSample(_Sample):
     @field_validator("user_input", mode="before")
     @classmethod
     def _check_messages(cls, value: object) -> list[BaseMessage]:
-        if not isinstance(value, list | tuple) or not value:
-            raise ValueError(f"must be a non-empty list of messages, got {kind(value)}")
-        if all(isinstance(item, str) for item in value):
-            raise ValueError(
-                "must be a list of messages {type, content}, got a list of strings (single-turn: one string)"
-            )
-        messages = [_to_message(item, index) for index, item in enumerate(value)]
-        called = False
-        for index, message in enumerate(messages):
-            called = called or isinstance(message, AIMessage) and bool(message.tool_calls)
-            if isinstance(message, ToolMessage) and not called:
-                raise ValueError(f"item {index}: a tool message must follow an AI message with tool_calls")
-        return messages
+        return check_conversation(value)
 
     @field_validator("reference_tool_calls", mode="before")
     @classmethod
@@ -182,7 +146,7 @@ class MultiTurnSample(_Sample):
             return None
         if not isinstance(value, list | tuple):
             raise ValueError(f"must be a list of {{name, args}} objects, got {kind(value)}")
-        return [_tool_call(item, f"item {index}") for index, item in enumerate(value)]
+        return [tool_call_spec(item, f"item {index}") for index, item in enumerate(value)]
 
     @field_serializer("user_input")
     def _dump_messages(self, messages: list[BaseMessage]) -> list[dict[str, Any]]:
@@ -192,87 +156,6 @@ class MultiTurnSample(_Sample):
 # Every name a row may use for a groundset field: what a user's own column must not be, or nearly be.
 KNOWN_NAMES = frozenset(SingleTurnSample.model_fields) | frozenset(MultiTurnSample.model_fields)
 KNOWN_NAMES |= frozenset(LEGACY_NAMES)
-
-
-def _tool_call(value: object, where: str) -> ToolCallSpec:
-    """Normalise a tool call; LangChain's own ToolCall dicts (with id and type) are accepted too."""
-    if not isinstance(value, Mapping):
-        raise ValueError(f"{where}: a tool call must be an object {{name, args}}, got {kind(value)}")
-    extra = set(value) - {"name", "args", "id", "type"}
-    if extra:
-        raise ValueError(f"{where}: unknown tool call key(s) {sorted(extra)}; expected name and args")
-    name, args = value.get("name"), value.get("args", {})
-    if not isinstance(name, str) or not name:
-        raise ValueError(f"{where}: name must be a non-empty string, got {kind(name)}")
-    if not isinstance(args, Mapping):
-        raise ValueError(f"{where}: args must be an object, got {kind(args)}")
-    return {"name": name, "args": dict(args)}
-
-
-def _to_message(value: object, index: int) -> BaseMessage:
-    """A message from an instance, our flat dict, or LangChain's messages_to_dict form ({type, data})."""
-    where = f"item {index}"
-    if isinstance(value, BaseMessage):
-        if type(value) not in MESSAGE_TYPES.values():
-            raise ValueError(f"{where}: unsupported message class {type(value).__name__}")
-        return value
-    if not isinstance(value, Mapping):
-        raise ValueError(f"{where}: a message must be an object with type and content, got {kind(value)}")
-    type_name = value.get("type")
-    if type_name not in MESSAGE_TYPES:
-        raise ValueError(f"{where}: type must be one of {', '.join(MESSAGE_TYPES)}, got {type_name!r}")
-    if set(value) == {"type", "data"} and isinstance(value["data"], Mapping):
-        try:
-            return messages_from_dict([dict(value)])[0]
-        except (ValidationError, ValueError, TypeError, KeyError) as exc:
-            raise ValueError(f"{where}: not a valid {type_name} message ({exc})") from None
-    fields = {key: item for key, item in value.items() if key != "type"}
-    extra = set(fields) - _MESSAGE_KEYS[type_name]
-    if extra:
-        allowed = ", ".join(sorted(_MESSAGE_KEYS[type_name]))
-        raise ValueError(
-            f"{where}: unknown key(s) {sorted(extra)} for a {type_name} message; expected {allowed}"
-        )
-    content = fields.get("content")
-    if not isinstance(content, str | list):
-        raise ValueError(
-            f"{where}: content must be a string or a list of content blocks, got {kind(content)}"
-        )
-    if type_name == "tool" and not isinstance(fields.get("tool_call_id"), str):
-        raise ValueError(f"{where}: a tool message needs tool_call_id (a string)")
-    if type_name == "ai" and "tool_calls" in fields:
-        calls = fields["tool_calls"]
-        if not isinstance(calls, list):
-            raise ValueError(f"{where}: tool_calls must be a list, got {kind(calls)}")
-        fields["tool_calls"] = [
-            _ai_tool_call(call, f"{where}: tool call {n}") for n, call in enumerate(calls)
-        ]
-    try:
-        return MESSAGE_TYPES[type_name](**fields)
-    except (ValidationError, ValueError, TypeError) as exc:
-        raise ValueError(f"{where}: not a valid {type_name} message ({exc})") from None
-
-
-def _ai_tool_call(call: object, where: str) -> dict[str, Any]:
-    """A tool call inside an AI message keeps its id: tool messages answer it by that id."""
-    spec = _tool_call(call, where)
-    call_id = call.get("id") if isinstance(call, Mapping) else None
-    if not isinstance(call_id, str | None):
-        raise ValueError(f"{where}: id must be a string, got {kind(call_id)}")
-    return {"name": spec["name"], "args": spec["args"], "id": call_id}
-
-
-def message_to_dict(message: BaseMessage) -> dict[str, Any]:
-    """The flat JSON form: {type, content} plus tool_calls (AI) or tool_call_id (tool)."""
-    data: dict[str, Any] = {"type": message.type, "content": message.content}
-    if isinstance(message, AIMessage) and message.tool_calls:
-        data["tool_calls"] = [
-            {"name": call["name"], "args": call["args"], **({"id": call["id"]} if call.get("id") else {})}
-            for call in message.tool_calls
-        ]
-    if isinstance(message, ToolMessage):
-        data["tool_call_id"] = message.tool_call_id
-    return data
 
 
 def sample_from_row(

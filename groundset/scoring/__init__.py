@@ -4,6 +4,8 @@ from ..samples.dataset import EvaluationDataset
 from ..samples.evaluation import MultiTurnSample, SingleTurnSample
 from .baseline import BaselineRAG
 from .compare import Comparison, compare
+from .custom import DiscreteMetric, NumericMetric, RankingMetric, load_metric
+from .decorators import discrete_metric, numeric_metric
 from .evaluate import aevaluate, evaluate
 from .http_target import HttpTarget
 from .metric import Metric, MetricResult, OutputType, ScoringContext
@@ -73,4 +75,10 @@ __all__ = [
     "ascore_rag",
     "compare",
     "score_rag",
+    "DiscreteMetric",
+    "NumericMetric",
+    "RankingMetric",
+    "discrete_metric",
+    "load_metric",
+    "numeric_metric",
 ]

@@ -3,13 +3,26 @@
 from __future__ import annotations
 
 from ..metric import Metric
+from .agents import AgentGoalAccuracyWithoutReference, AgentGoalAccuracyWithReference
 from .contexts import ContextPrecision, ContextUtilization
 from .correctness import AnswerCorrectness, FactualCorrectness
+from .critics import AspectCritic, Coherence, Conciseness, Correctness, Harmfulness, Maliciousness
+from .multimodal import MultiModalFaithfulness, MultiModalRelevance
 from .noise import ContextEntityRecall, NoiseSensitivity
+from .nonllm_contexts import NonLLMContextPrecisionWithReference, NonLLMContextRecall
+from .overlap import BleuScore, ChrfScore, RougeScore
 from .ratings import AnswerAccuracy, ContextRelevance, ResponseGroundedness
 from .retrieval import MRR, NDCG, HitRate, IDBasedContextPrecision, IDBasedContextRecall
+from .rubrics import InstanceRubrics, RubricsScore, SimpleCriteriaScore
 from .similarity import AnswerRelevancy, SemanticSimilarity
+from .spans import QuotedSpansAlignment
+from .sql import LLMSQLEquivalence
 from .statements import ContextRecall, Faithfulness
+from .summarization import SummarizationScore
+from .tables import DataCompyScore
+from .text import ExactMatch, NonLLMStringSimilarity, StringPresence
+from .tools import ToolCallAccuracy, ToolCallF1
+from .topics import TopicAdherenceScore
 
 METRICS: dict[str, type[Metric]] = {
     cls.name: cls
@@ -32,6 +45,38 @@ METRICS: dict[str, type[Metric]] = {
         ContextRelevance,
         ResponseGroundedness,
         AnswerAccuracy,
+        # model-free text metrics
+        ExactMatch,
+        StringPresence,
+        NonLLMStringSimilarity,
+        BleuScore,
+        ChrfScore,
+        RougeScore,
+        NonLLMContextPrecisionWithReference,
+        NonLLMContextRecall,
+        DataCompyScore,
+        QuotedSpansAlignment,
+        # critics and rubrics
+        AspectCritic,
+        Harmfulness,
+        Maliciousness,
+        Coherence,
+        Correctness,
+        Conciseness,
+        SimpleCriteriaScore,
+        RubricsScore,
+        InstanceRubrics,
+        # summaries, SQL, images
+        SummarizationScore,
+        LLMSQLEquivalence,
+        MultiModalFaithfulness,
+        MultiModalRelevance,
+        # agents and tools (multi-turn)
+        ToolCallAccuracy,
+        ToolCallF1,
+        AgentGoalAccuracyWithReference,
+        AgentGoalAccuracyWithoutReference,
+        TopicAdherenceScore,
     )
 }
 
@@ -91,5 +136,33 @@ __all__ = [
     "ContextRelevance",
     "ResponseGroundedness",
     "AnswerAccuracy",
+    "ExactMatch",
+    "StringPresence",
+    "NonLLMStringSimilarity",
+    "BleuScore",
+    "ChrfScore",
+    "RougeScore",
+    "NonLLMContextPrecisionWithReference",
+    "NonLLMContextRecall",
+    "DataCompyScore",
+    "QuotedSpansAlignment",
+    "AspectCritic",
+    "Harmfulness",
+    "Maliciousness",
+    "Coherence",
+    "Correctness",
+    "Conciseness",
+    "SimpleCriteriaScore",
+    "RubricsScore",
+    "InstanceRubrics",
+    "SummarizationScore",
+    "LLMSQLEquivalence",
+    "MultiModalFaithfulness",
+    "MultiModalRelevance",
+    "ToolCallAccuracy",
+    "ToolCallF1",
+    "AgentGoalAccuracyWithReference",
+    "AgentGoalAccuracyWithoutReference",
+    "TopicAdherenceScore",
     "default_metrics",
 ]
