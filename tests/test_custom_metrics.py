@@ -401,3 +401,32 @@ def test_a_bare_decorator_uses_pass_fail_and_an_exception_is_the_cells_error():
     assert (
         math.isnan(result.scores("has_port")[0]) and "RuntimeError: boom" in result.cells[0]["has_port"].error
     )
+
+
+def test_the_schema_sent_to_the_judge_carries_the_allowed_answers():
+    """A server that follows JSON schemas (like ../shared/tools/mockllm) then cannot answer out of range."""
+    from groundset.scoring.custom_prompts import (
+        ChoicePrompt,
+        ChoiceTask,
+        NumberPrompt,
+        NumberTask,
+        RankingPrompt,
+        RankingTask,
+    )
+
+    choice = ChoicePrompt().output_model_for(ChoiceTask(task="t", allowed_values=["pass", "fail"]))
+    assert choice.model_json_schema()["properties"]["value"]["enum"] == ["pass", "fail"]
+    assert choice.model_validate({"value": "PASS "}).value == "PASS "  # still read leniently, then matched
+    number = NumberPrompt().output_model_for(NumberTask(task="t", lowest=1, highest=10))
+    assert {k: number.model_json_schema()["properties"]["value"][k] for k in ("minimum", "maximum")} == {
+        "minimum": 1,
+        "maximum": 10,
+    }
+    ranking = RankingPrompt().output_model_for(RankingTask(task="t", items={"1": "a", "2": "b", "3": "c"}))
+    schema = ranking.model_json_schema()["properties"]["ranking"]
+    assert (schema["minItems"], schema["maxItems"], schema["uniqueItems"], schema["items"]["enum"]) == (
+        3,
+        3,
+        True,
+        [1, 2, 3],
+    )

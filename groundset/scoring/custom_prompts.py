@@ -16,7 +16,7 @@ from string import Formatter
 from typing import Any
 
 from langchain_core.messages import BaseMessage
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, create_model
 
 from ..core.errors import ConfigError
 from ..core.prompts import Prompt
@@ -127,6 +127,14 @@ class Ranking(BaseModel):
     ranking: list[int] = Field(description="every item number exactly once, best first")
 
 
+def _constrained(model: type[BaseModel], field: str, schema: dict[str, Any]) -> type[BaseModel]:
+    """``model`` whose JSON schema for ``field`` carries ``schema`` (enum, bounds, lengths). Parsing is
+    unchanged, so ``validate`` still words what is wrong in a repair request."""
+    base = model.model_fields[field]
+    extra = Field(default=base.default, description=base.description, json_schema_extra=schema)
+    return create_model(model.__name__, __base__=model, **{field: (base.annotation, extra)})
+
+
 def match_choice(answer: str, allowed: list[str]) -> str | None:
     """The allowed value the answer names, ignoring case and surrounding space; None if it names none."""
     wanted = answer.strip().casefold()
@@ -150,6 +158,11 @@ class ChoicePrompt(Prompt[ChoiceTask, Choice]):
             Choice(reason="02:00 and 2 a.m. are the same time.", value="pass"),
         )
     ]
+
+    def output_model_for(self, data: ChoiceTask) -> type[BaseModel]:
+        """The allowed values as the schema's enum, so a server that honours schemas cannot stray; the
+        answer is still read leniently (case, spaces) and checked by ``validate``."""
+        return _constrained(Choice, "value", {"enum": list(data.allowed_values)})
 
     def validate(self, data: ChoiceTask, output: Choice) -> str | None:
         if match_choice(output.value, data.allowed_values) is None:
@@ -175,6 +188,10 @@ class NumberPrompt(Prompt[NumberTask, Number]):
             Number(reason="It states the port but not the language: one of two facts.", value=0.5),
         )
     ]
+
+    def output_model_for(self, data: NumberTask) -> type[BaseModel]:
+        """The range as the schema's minimum and maximum."""
+        return _constrained(Number, "value", {"minimum": data.lowest, "maximum": data.highest})
 
     def validate(self, data: NumberTask, output: Number) -> str | None:
         if not math.isfinite(output.value) or not data.lowest <= output.value <= data.highest:
@@ -203,6 +220,12 @@ class RankingPrompt(Prompt[RankingTask, Ranking]):
             Ranking(reason="2 and 3 are right, 3 states it fully; 1 is wrong.", ranking=[3, 2, 1]),
         )
     ]
+
+    def output_model_for(self, data: RankingTask) -> type[BaseModel]:
+        """One entry per item, each an item number, no repeats: what a schema can say of a permutation."""
+        numbers = sorted(int(key) for key in data.items)
+        limits = {"minItems": len(numbers), "maxItems": len(numbers), "uniqueItems": True}
+        return _constrained(Ranking, "ranking", {**limits, "items": {"type": "integer", "enum": numbers}})
 
     def validate(self, data: RankingTask, output: Ranking) -> str | None:
         expected = sorted(int(key) for key in data.items)
