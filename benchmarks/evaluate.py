@@ -109,6 +109,27 @@ def main() -> None:
     print(f"    wall {wall:.2f} s vs ideal {ideal:.2f} s = {wall / ideal:.2f}x (target <= 1.5x)")
     print("    by metric: " + ", ".join(f"{m} {u['calls']:.0f}" for m, u in usage.items()))
     mockllm(EvaluationDataset(list(data)[:100]))
+    at_latency(EvaluationDataset(list(data)[:100]), 300, 16)
+
+
+def at_latency(data: EvaluationDataset, latency_ms: int, concurrency: int) -> None:
+    """Wall time against calls x latency / concurrency at a realistic latency, and client CPU per call."""
+    with mockllm_process(latency_ms) as url:
+        if url is None:
+            print("4. mockllm: ../shared/tools/mockllm not found, skipped")
+            return
+        llm, emb = stub_models(url)
+        engine = CallEngine(cache=False, max_concurrency=concurrency)
+        cpu, start = time.process_time(), time.perf_counter()
+        run = evaluate(data, metrics(), llm=llm, embeddings=emb, engine=engine, show_progress=False)
+        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    calls = sum(u["calls"] for m, u in run.usage.items() if not m.endswith(".embed"))
+    ideal = calls * latency_ms / 1000 / concurrency
+    print(f"4. mockllm at {latency_ms} ms, max_concurrency {concurrency}, {len(data)} samples x 5 metrics")
+    print(
+        f"    LLM calls {calls}; wall {wall:.1f} s vs ideal {ideal:.1f} s = {wall / ideal:.2f}x "
+        f"(target <= 1.3x); client CPU {cpu * 1000 / max(calls, 1):.1f} ms per call"
+    )
 
 
 def mockllm(data: EvaluationDataset) -> None:

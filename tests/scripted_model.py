@@ -25,6 +25,11 @@ def scripted(body: dict[str, Any]) -> Reply | None:
     system = body["messages"][0]["content"]
     if set(data) == {"title", "section", "text"}:
         return Reply.json(ChunkFactsPrompt().offline(ChunkText(**data)).model_dump())
+    if set(data) == {"passages"}:  # chunk facts of a keyed batch of passages
+        single = ChunkFactsPrompt()
+        return Reply.json(
+            {key: single.offline(ChunkText(**text)).model_dump() for key, text in data["passages"].items()}
+        )
     if set(data) == {"title", "text"} and "Summarise" in system:
         return Reply.json(SummaryPrompt().offline(DocumentText(**data)).model_dump())
     if set(data) == {"summaries", "themes"}:

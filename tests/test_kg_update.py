@@ -131,15 +131,17 @@ def test_offline_update_equals_a_full_rebuild(tmp_path):
     assert all(update.kg.get(c)["document"] == renamed for c in update.kg.chunks_of(renamed))
 
 
-def _asked(request) -> dict:
-    return json.loads(request.body["messages"][-1]["content"].removeprefix("Input: "))
+def _asked(request) -> list[str]:
+    """The texts a request asked about: one document, or a batch of passages."""
+    data = json.loads(request.body["messages"][-1]["content"].removeprefix("Input: "))
+    return [p["text"] for p in data["passages"].values()] if "passages" in data else [data["text"]]
 
 
 def test_stub_update_asks_only_about_changed_and_added_documents(stub, chat, openai_embeddings, tmp_path):
     stub.on_chat(scripted)
     models = {"llm": chat, "embeddings": openai_embeddings}
     docs = copy_corpus(tmp_path / "docs")
-    old = build_knowledge_graph(docs, engine=offline_engine(), **models).kg
+    old = build_knowledge_graph(docs, engine=offline_engine(), enrich="eager", **models).kg
     edit_corpus(docs)
 
     chats, embeds = len(stub.chat_requests), len(stub.embedding_requests)
@@ -152,8 +154,8 @@ def test_stub_update_asks_only_about_changed_and_added_documents(stub, chat, ope
     chunk_texts = {kg.get(c)["text"] for c in new_chunks}
     doc_texts = {kg.get(d)["text"] for d in new_docs}
     # every extraction request (chunk facts, summaries) is about the changed or the added document
-    assert asked and all(_asked(r)["text"] in chunk_texts | doc_texts for r in asked)
-    assert {_asked(r)["text"] for r in asked} == chunk_texts | {
+    assert asked and all(text in chunk_texts | doc_texts for r in asked for text in _asked(r))
+    assert {text for r in asked for text in _asked(r)} == chunk_texts | {
         kg.get(d)["text"] for d in new_docs if kg.get(d).get("summary")
     }
     summaries = {kg.get(d)["summary"] for d in new_docs if kg.get(d).get("summary")}
@@ -165,10 +167,10 @@ def test_stub_update_asks_only_about_changed_and_added_documents(stub, chat, ope
     (two / CHANGED).parent.mkdir(parents=True)
     shutil.copy(docs / CHANGED, two / CHANGED)
     chats = len(stub.chat_requests)
-    build_knowledge_graph(two, engine=offline_engine(), **models)
+    build_knowledge_graph(two, engine=offline_engine(), enrich="eager", **models)
     assert len(asked) <= 1.2 * (len(stub.chat_requests) - chats)
 
-    rebuilt = build_knowledge_graph(docs, engine=offline_engine(), **models).kg
+    rebuilt = build_knowledge_graph(docs, engine=offline_engine(), enrich="eager", **models).kg
     assert_same_graph(kg, rebuilt)
 
 

@@ -17,6 +17,7 @@ from .diff import diff
 from .evaluate import evaluate, metrics
 from .generate import generate, personas
 from .kg import kg_app
+from .kg_enrich import enrich
 from .score import report, score
 
 app = typer_app(
@@ -44,6 +45,7 @@ def _root(
     """groundset: build a grounded RAG test set from your docs and score RAG systems against it."""
 
 
+kg_app.command("enrich")(enrich)
 app.add_typer(kg_app, name="kg")
 app.add_typer(cache_app, name="cache")
 app.command("generate")(generate)

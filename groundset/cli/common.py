@@ -56,6 +56,18 @@ ExcludeOption = Annotated[
 ]
 
 
+EnrichOption = Annotated[
+    str,
+    typer.Option(
+        "--enrich",
+        metavar="lazy|eager",
+        help="lazy (default): the graph's facts come from the offline extractors, so the LLM is paid only "
+        "where questions are written; eager: the LLM also extracts every chunk's facts (batched) and "
+        "summarises every long document. `groundset kg enrich` makes a lazy graph eager later.",
+    ),
+]
+
+
 def make_engine(cache: Path | None, no_cache: bool, max_concurrency: int, timeout: float) -> CallEngine:
     return CallEngine(
         cache=False if no_cache else (cache or True), max_concurrency=max_concurrency, timeout=timeout

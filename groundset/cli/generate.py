@@ -14,6 +14,7 @@ from .common import (
     CacheOption,
     ConcurrencyOption,
     EmbeddingsOption,
+    EnrichOption,
     LlmOption,
     NoCacheOption,
     QuietOption,
@@ -73,6 +74,7 @@ def generate(
         bool,
         typer.Option("--force", help="With --save-kg: replace that folder even if it holds other files."),
     ] = False,
+    enrich: EnrichOption = "lazy",
     llm: LlmOption = None,
     embeddings: EmbeddingsOption = None,
     cache: CacheOption = None,
@@ -113,7 +115,7 @@ def generate(
             kg = KnowledgeGraph.load(kg_dir)
         else:
             built = build_knowledge_graph(
-                docs, llm=llm, embeddings=embeddings, engine=engine, show_progress=not quiet
+                docs, llm=llm, embeddings=embeddings, engine=engine, show_progress=not quiet, enrich=enrich
             )
             if not built.load.documents:
                 raise typer.BadParameter(f"no loadable documents in {docs} ({built.load.report.summary()})")

@@ -15,6 +15,7 @@ from .common import (
     CacheOption,
     ConcurrencyOption,
     EmbeddingsOption,
+    EnrichOption,
     ExcludeOption,
     IncludeOption,
     LlmOption,
@@ -74,6 +75,7 @@ def build(
     include: IncludeOption = None,
     exclude: ExcludeOption = None,
     chunk_size: Annotated[int, typer.Option("--chunk-size", min=16, help="Chunk size in tokens.")] = 256,
+    enrich: EnrichOption = "lazy",
     cache: CacheOption = None,
     no_cache: NoCacheOption = False,
     max_concurrency: ConcurrencyOption = 16,
@@ -99,6 +101,7 @@ def build(
         exclude=exclude,
         show_progress=not quiet,
         chunk_size=chunk_size,
+        enrich=enrich,
     )
     if not result.load.documents:
         raise typer.BadParameter(

@@ -9,6 +9,7 @@ one, lets the text tools detect it).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,8 +18,9 @@ from ..text.entities import EntityExtractor
 from ..text.markdown import structural_headings
 from ..text.phrases import PhraseModel
 from ..text.textrank import textrank_summary
+from .facts_batch import BATCH_CHARS, BATCH_PASSAGES, ChunkBatch, ChunkFactsBatchPrompt, batches
 from .graph import KnowledgeGraph, NodeKind
-from .prompts import ChunkFacts, ChunkFactsPrompt, ChunkText, DocumentText, HeadlinesPrompt, SummaryPrompt
+from .prompts import ChunkFacts, ChunkText, DocumentText, HeadlinesPrompt, SummaryPrompt
 from .splitters import count_tokens
 from .transform import BuildContext, StageReport, Transform, each_node
 
@@ -36,8 +38,9 @@ class HeadlinesExtractor(Transform):
     stage = "kg.headlines"
     name = "headlines"
 
-    def __init__(self, long_tokens: int = LONG_DOCUMENT_TOKENS) -> None:
+    def __init__(self, long_tokens: int = LONG_DOCUMENT_TOKENS, *, use_llm: bool = True) -> None:
         self.long_tokens = long_tokens
+        self.use_llm = use_llm  # False: a lazy build, structure only
         self.prompt = HeadlinesPrompt()
 
     def select(self, kg: KnowledgeGraph) -> list[str]:
@@ -47,7 +50,7 @@ class HeadlinesExtractor(Transform):
         async def work(node: str) -> None:
             data = kg.get(node)
             found = [h.title for h in structural_headings(data["text"], data.get("format", "markdown"))]
-            if not found and is_long(data, self.long_tokens) and not is_offline(ctx.llm):
+            if not found and is_long(data, self.long_tokens) and self.use_llm and not is_offline(ctx.llm):
                 answer = await self.prompt.run(
                     ctx.llm, _document_input(data), engine=ctx.engine, stage=self.stage
                 )
@@ -64,8 +67,9 @@ class SummaryExtractor(Transform):
     stage = "kg.summary"
     name = "summaries"
 
-    def __init__(self, long_tokens: int = LONG_DOCUMENT_TOKENS) -> None:
+    def __init__(self, long_tokens: int = LONG_DOCUMENT_TOKENS, *, use_llm: bool = True) -> None:
         self.long_tokens = long_tokens
+        self.use_llm = use_llm  # False: a lazy build, TextRank summaries and TF-IDF themes
         self.prompt = SummaryPrompt()
 
     def select(self, kg: KnowledgeGraph) -> list[str]:
@@ -78,7 +82,7 @@ class SummaryExtractor(Transform):
         ]
 
     async def apply(self, kg: KnowledgeGraph, nodes: Sequence[str], ctx: BuildContext) -> StageReport:
-        if is_offline(ctx.llm):
+        if is_offline(ctx.llm) or not self.use_llm:
             report = self.report(nodes)
             documents = kg.nodes(NodeKind.DOCUMENT)
             model = PhraseModel().fit([kg.get(d)["text"] for d in documents], lang=languages(kg, documents))
@@ -104,34 +108,53 @@ class SummaryExtractor(Transform):
 
 
 class ChunkFactsExtractor(Transform):
-    """Entities, keyphrases and themes of each chunk: one combined LLM call per chunk, or offline rules."""
+    """Entities, keyphrases and themes of each chunk: LLM calls over batches of chunks (keyed per chunk,
+    see ``facts_batch``), or offline rules and corpus TF-IDF (also what a lazy build uses)."""
 
     stage = "kg.chunk_facts"
     name = "chunk facts"
 
-    def __init__(self) -> None:
-        self.prompt = ChunkFactsPrompt()
+    def __init__(
+        self, *, use_llm: bool = True, batch_passages: int = BATCH_PASSAGES, batch_chars: int = BATCH_CHARS
+    ) -> None:
+        self.use_llm = use_llm
+        self.batch_passages, self.batch_chars = batch_passages, batch_chars
+        self.prompt = ChunkFactsBatchPrompt()
 
     def select(self, kg: KnowledgeGraph) -> list[str]:
         """Chunks without facts, or (after an update, offline) without the corpus-dependent phrases."""
         return [c for c in kg.nodes(NodeKind.CHUNK) if not {"entities", "keyphrases"} <= kg.get(c).keys()]
 
     async def apply(self, kg: KnowledgeGraph, nodes: Sequence[str], ctx: BuildContext) -> StageReport:
-        if is_offline(ctx.llm):
+        if is_offline(ctx.llm) or not self.use_llm:
             return self._offline(kg, nodes, ctx)
+        inputs = [self._input(kg, node) for node in nodes]
+        groups = batches([len(i.text) for i in inputs], passages=self.batch_passages, chars=self.batch_chars)
+        report = self.report(nodes)
+        with ctx.progress.stage(self.name, len(nodes)) as advance:
 
-        async def work(node: str) -> None:
-            data = kg.get(node)
-            title = kg.get(data["document"]).get("title", "")
-            answer = await self.prompt.run(
-                ctx.llm,
-                ChunkText(title=title, section=data.get("section", ""), text=data["text"][:MAX_PROMPT_CHARS]),
-                engine=ctx.engine,
-                stage=self.stage,
-            )
-            _set_facts(kg, node, answer)
+            async def one(group: range) -> None:
+                keys = {f"p{i}": index for i, index in enumerate(group, start=1)}
+                batch = ChunkBatch(passages={key: inputs[index] for key, index in keys.items()})
+                try:
+                    answer = await self.prompt.run(ctx.llm, batch, engine=ctx.engine, stage=self.stage)
+                except Exception as exc:  # noqa: BLE001 - one batch's failure must not stop the build
+                    report.failures += [(nodes[i], f"{type(exc).__name__}: {exc}") for i in group]
+                else:
+                    for key, facts in answer.by_key().items():
+                        _set_facts(kg, nodes[keys[key]], facts)
+                        report.done += 1
+                for _ in group:
+                    advance()
 
-        return await each_node(nodes, work, self.report(nodes), ctx)
+            await asyncio.gather(*(one(group) for group in groups))
+        return report
+
+    @staticmethod
+    def _input(kg: KnowledgeGraph, node: str) -> ChunkText:
+        data = kg.get(node)
+        title = kg.get(data["document"]).get("title", "")
+        return ChunkText(title=title, section=data.get("section", ""), text=data["text"][:MAX_PROMPT_CHARS])
 
     def _offline(self, kg: KnowledgeGraph, nodes: Sequence[str], ctx: BuildContext) -> StageReport:
         report = self.report(nodes)

@@ -138,7 +138,10 @@ async def aupdate_kg(
     new = KnowledgeGraph()
     add_documents(new, loaded.documents)
     diff, matches = diff_documents(old, new)
-    stash = _carry_over(old, new, matches, offline=is_offline(llm))
+    # A lazy graph's facts come from the offline extractors, corpus-wide TF-IDF included: carried over
+    # and recomputed as offline ones are.
+    offline_facts = is_offline(llm) or options.get("enrich", "lazy") == "lazy"
+    stash = _carry_over(old, new, matches, offline=offline_facts)
     chain = _with_hooks(default_transforms(new, llm, embeddings, **options), stash)
     report = await aapply_transforms(
         new, chain, llm=llm, embeddings=embeddings, engine=engine, show_progress=show_progress
@@ -272,7 +275,8 @@ def _options(kg: KnowledgeGraph, options: dict[str, Any]) -> dict[str, Any]:
     recorded = kg.graph.graph.get("options")
     if not isinstance(recorded, dict):
         return dict(options)
-    recorded = transform_options(recorded)
+    # Graphs recorded before builds could be lazy were all built eagerly.
+    recorded = transform_options({"enrich": "eager", **recorded})
     clash = [
         f"{n}={recorded[n]!r} (asked: {v!r})"
         for n, v in options.items()
