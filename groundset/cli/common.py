@@ -68,6 +68,17 @@ EnrichOption = Annotated[
 ]
 
 
+LanguageOption = Annotated[
+    str | None,
+    typer.Option(
+        "--language",
+        metavar="CODE",
+        help="Write questions, references and personas in this language (ISO code, e.g. zh, de); default: "
+        "each document's detected language. Offline templates exist for en, zh, ja, de, fr, es.",
+    ),
+]
+
+
 def make_engine(cache: Path | None, no_cache: bool, max_concurrency: int, timeout: float) -> CallEngine:
     return CallEngine(
         cache=False if no_cache else (cache or True), max_concurrency=max_concurrency, timeout=timeout

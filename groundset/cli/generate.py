@@ -15,6 +15,9 @@ from .common import (
     ConcurrencyOption,
     EmbeddingsOption,
     EnrichOption,
+    ExcludeOption,
+    IncludeOption,
+    LanguageOption,
     LlmOption,
     NoCacheOption,
     QuietOption,
@@ -74,7 +77,10 @@ def generate(
         bool,
         typer.Option("--force", help="With --save-kg: replace that folder even if it holds other files."),
     ] = False,
+    include: IncludeOption = None,
+    exclude: ExcludeOption = None,
     enrich: EnrichOption = "lazy",
+    language: LanguageOption = None,
     llm: LlmOption = None,
     embeddings: EmbeddingsOption = None,
     cache: CacheOption = None,
@@ -101,13 +107,14 @@ def generate(
 
     if (docs is None) == (kg_dir is None):
         raise typer.BadParameter("give either DOCS or --kg KG_DIR (exactly one)")
+    _check_language(language)
     old = None
     if refresh is not None:  # read first: a bad file costs a second, not a build
         old = Testset.from_csv(refresh) if refresh.suffix.lower() == ".csv" else Testset.from_jsonl(refresh)
     weights = parse_distribution(distribution) if distribution else None
     personas = load_personas(personas_file) if personas_file else None
     if docs is not None:
-        save_kg = _check_before_build(docs, save_kg, force)
+        save_kg = _check_before_build(docs, save_kg, force, include, exclude)
     start = time.perf_counter()
     engine = make_engine(cache, no_cache, max_concurrency, timeout)
     with track() as usage:
@@ -115,7 +122,14 @@ def generate(
             kg = KnowledgeGraph.load(kg_dir)
         else:
             built = build_knowledge_graph(
-                docs, llm=llm, embeddings=embeddings, engine=engine, show_progress=not quiet, enrich=enrich
+                docs,
+                llm=llm,
+                embeddings=embeddings,
+                engine=engine,
+                show_progress=not quiet,
+                enrich=enrich,
+                include=include,
+                exclude=exclude,
             )
             if not built.load.documents:
                 raise typer.BadParameter(f"no loadable documents in {docs} ({built.load.report.summary()})")
@@ -123,7 +137,7 @@ def generate(
             kg = built.kg
             if save_kg is not None:
                 kg.save(save_kg, force=force)
-        generator = TestsetGenerator(llm, embeddings, personas, engine=engine)
+        generator = TestsetGenerator(llm, embeddings, personas, engine=engine, language=language)
         if old is None:
             testset = generator.generate(kg, size or 50, weights, seed=seed, show_progress=not quiet)
             made = len(testset)
@@ -179,13 +193,15 @@ def _report_refresh(result: RefreshResult, old: Path | None, side: Path | None, 
         )
 
 
-def _check_before_build(docs: Path, save_kg: Path | None, force: bool) -> Path | None:
+def _check_before_build(
+    docs: Path, save_kg: Path | None, force: bool, include: list[str] | None, exclude: list[str] | None
+) -> Path | None:
     """Check DOCS and --save-kg first, so a bad path costs a second, not a whole build."""
     from ..core.atomic import check_output_dir
     from ..kg.persistence import GRAPH_FILE
     from .kg import require_docs
 
-    require_docs(docs)
+    require_docs(docs, include, exclude)
     if save_kg is None:
         return None
     return check_output_dir(save_kg, marker=GRAPH_FILE, inputs=[docs], force=force)
@@ -201,15 +217,16 @@ def personas(
     embeddings: EmbeddingsOption = None,
     cache: CacheOption = None,
     no_cache: NoCacheOption = False,
+    language: LanguageOption = None,
 ) -> None:
     """Generate personas from a graph's documents and print them."""
     from ..kg import KnowledgeGraph
     from ..personas import generate_personas, save_personas
 
+    _check_language(language)
     kg = KnowledgeGraph.load(kg_dir)
-    found = generate_personas(
-        kg, n, llm=llm, embeddings=embeddings, engine=make_engine(cache, no_cache, 16, 120.0)
-    )
+    engine = make_engine(cache, no_cache, 16, 120.0)
+    found = generate_personas(kg, n, llm=llm, embeddings=embeddings, engine=engine, language=language)
     table = Table("name", "role description")
     for persona in found:
         table.add_row(persona.name, persona.role_description)
@@ -217,3 +234,13 @@ def personas(
     if out_file:
         save_personas(found, out_file)
         out.print(f"wrote {out_file}", highlight=False)
+
+
+def _check_language(language: str | None) -> None:
+    """A bad --language fails before the build, as a usage error listing the codes."""
+    from ..personas.language import check_language
+
+    try:
+        check_language(language)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--language") from None

@@ -26,6 +26,7 @@ from ..core.aio import run_sync
 from ..core.engine import CallEngine, get_engine
 from ..core.models import resolve_embeddings, resolve_llm
 from ..kg.graph import KnowledgeGraph, NodeKind
+from .language import check_language, language_label, nodes_language
 from .model import Persona
 from .prompts import PersonaInput, PersonaPrompt
 from .roles import is_markup
@@ -60,6 +61,7 @@ class Cluster:
     themes: tuple[str, ...]
     entities: tuple[str, ...] = ()
     keyphrases: tuple[str, ...] = ()
+    language: str = "en"  # the majority language of its members (documents, or chunks)
 
 
 async def agenerate_personas(
@@ -70,8 +72,11 @@ async def agenerate_personas(
     embeddings: Any = None,
     engine: CallEngine | None = None,
     prompt: PersonaPrompt | None = None,
+    language: str | None = None,
 ) -> list[Persona]:
-    """Up to ``n`` personas, one per cluster of the documents' summaries, biggest cluster first."""
+    """Up to ``n`` personas, one per cluster of the documents' summaries, biggest cluster first, each
+    written in its cluster's language, or in ``language`` (an ISO 639-1 code) for all of them."""
+    forced = check_language(language)
     model = resolve_llm(llm).model
     engine = engine or get_engine()
     clusters = await acluster_documents(kg, n, embeddings=embeddings, engine=engine)
@@ -85,6 +90,7 @@ async def agenerate_personas(
                     themes=list(c.themes),
                     entities=list(c.entities),
                     keyphrases=list(c.keyphrases),
+                    language=language_label(forced or c.language),
                 ),
                 engine=engine,
                 stage="personas.generate",
@@ -103,9 +109,14 @@ def generate_personas(
     embeddings: Any = None,
     engine: CallEngine | None = None,
     prompt: PersonaPrompt | None = None,
+    language: str | None = None,
 ) -> list[Persona]:
     """The sync twin of ``agenerate_personas``."""
-    return run_sync(agenerate_personas(kg, n, llm=llm, embeddings=embeddings, engine=engine, prompt=prompt))
+    return run_sync(
+        agenerate_personas(
+            kg, n, llm=llm, embeddings=embeddings, engine=engine, prompt=prompt, language=language
+        )
+    )
 
 
 async def acluster_documents(
@@ -132,6 +143,7 @@ async def acluster_documents(
             themes=tuple(top),
             entities=tuple(names),
             keyphrases=tuple(phrases),
+            language=nodes_language(kg, [items[i].id for i in group]),
         )
         for group, top, names, phrases in zip(groups, themes, entities, keyphrases, strict=True)
     ]

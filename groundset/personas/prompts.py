@@ -6,6 +6,7 @@ cluster's topics and summaries (exporters and client libraries -> developer, ale
 strongest topic ("Developer writing custom collectors", "Operator running Node Exporter and
 Grafana"). Topics come from the themes, entities and keyphrases; markup, file names, generic
 words and fragments are never used. Everything is a function of the input, so reruns agree.
+Other languages: the model is told the documents' ``language``; offline, see ``local_personas``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from pydantic import BaseModel, Field
 from ..core.hashing import stable_hash
 from ..core.prompts import Prompt
 from ..text.sentences import word_set
+from .language import label_code
+from .local_personas import local_persona
 from .model import Persona
 from .roles import (
     activity,
@@ -100,6 +103,9 @@ class PersonaInput(BaseModel):
     keyphrases: list[str] = Field(
         default_factory=list, description="key phrases of the cluster's passages, strongest first"
     )
+    language: str = Field(
+        default="en (English)", description="the language of these documents: write the persona in it"
+    )
 
 
 class PersonaPrompt(Prompt[PersonaInput, Persona]):
@@ -116,7 +122,10 @@ class PersonaPrompt(Prompt[PersonaInput, Persona]):
         "- role_description: one sentence in the third person saying what this person does and what "
         "they want from these documents (the task they want done or the questions they bring).\n"
         "Pick the reader these particular documents serve best rather than a generic user, and do not "
-        "mention products or features that the input does not."
+        "mention products or features that the input does not.\n"
+        "Write the name and the role_description in the language given as `language` (the documents' "
+        "language), with that language's role nouns and natural word order, whatever the language of these "
+        "instructions and of the example; keep product and code names as the input writes them."
     )
     examples = [
         (
@@ -140,7 +149,9 @@ class PersonaPrompt(Prompt[PersonaInput, Persona]):
     ]
 
     def offline(self, data: PersonaInput) -> Persona:
-        return offline_persona(data.themes, data.summaries, data.entities, data.keyphrases)
+        return offline_persona(
+            data.themes, data.summaries, data.entities, data.keyphrases, language=label_code(data.language)
+        )
 
 
 @dataclass
@@ -157,8 +168,14 @@ def offline_persona(
     summaries: Sequence[str],
     entities: Sequence[str] = (),
     keyphrases: Sequence[str] = (),
+    *,
+    language: str = "en",
 ) -> Persona:
-    """A persona that reads as a role, from the cluster's topics (or its summaries' first words)."""
+    """A persona that reads as a role, from the cluster's topics (or its summaries' first words), written
+    in ``language`` (English for a language without persona wording, see ``local_words``)."""
+    local = local_persona(language, themes, summaries, entities, keyphrases)
+    if local is not None:
+        return local
     lowercase = _lowercase_words([*themes, *keyphrases, *summaries])
     topics = _topics(themes, entities, keyphrases, lowercase)
     # A theme that already names the readers ("exporter developers") is the best name of all.

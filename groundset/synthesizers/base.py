@@ -12,6 +12,7 @@ import numpy as np
 from ..core.engine import CallEngine, get_engine
 from ..core.models import describe_model, is_offline, resolve_llm
 from ..kg.graph import KnowledgeGraph
+from ..personas.language import check_language, language_label, nodes_language
 from ..samples.testset import TestsetSample
 from .fact_index import FactIndex
 from .facts import Fact
@@ -29,11 +30,17 @@ class Synthesizer(ABC):
     name: ClassVar[str]
 
     def __init__(
-        self, llm: Any = None, *, engine: CallEngine | None = None, mix: QueryMix | None = None
+        self,
+        llm: Any = None,
+        *,
+        engine: CallEngine | None = None,
+        mix: QueryMix | None = None,
+        language: str | None = None,
     ) -> None:
         self.llm = resolve_llm(llm).model
         self.engine = engine
         self.mix = mix or QueryMix()
+        self.language = check_language(language)  # None: each scenario's chunks decide
         self.prompt = QueryPrompt()
 
     @property
@@ -55,7 +62,8 @@ class Synthesizer(ABC):
             if len(found) >= n:
                 break
             contexts = [kg.get(node)["text"] for node in nodes]
-            if not facts and not all(evidence_groups(self.name, terms[0], contexts)):
+            written = nodes_language(kg, nodes)
+            if not facts and not all(evidence_groups(self.name, terms[0], contexts, written)):
                 continue
             style, length = self.mix.sample(rng)
             found.append(
@@ -68,6 +76,7 @@ class Synthesizer(ABC):
                     terms=terms,
                     facts=facts,
                     scope=scope,
+                    language=self.language or written,
                     persona=personas.match(_mean_vector(kg, nodes), rng),
                     style=style,
                     length=length,
@@ -90,6 +99,7 @@ class Synthesizer(ABC):
             seed=scenario.seed,
             facts=scenario.facts,
             scope=scenario.scope,
+            language=language_label(scenario.language),
         )
         answer = await self.prompt.run(
             self.llm, data, engine=self.engine or get_engine(), stage=f"synth.{self.name}"

@@ -29,6 +29,7 @@ from ..core.progress import Progress
 from ..core.secrets import redact
 from ..kg.graph import KnowledgeGraph, NodeKind
 from ..personas import Persona, agenerate_personas
+from ..personas.language import check_language
 from ..samples.testset import Testset, TestsetSample
 from .answer_first import answer_slots
 from .base import Synthesizer
@@ -89,7 +90,11 @@ class TestsetGenerator:
         num_personas: int = 4,
         mix: QueryMix | None = None,
         duplicate_threshold: float | None = None,
+        language: str | None = None,
     ) -> None:
+        # None: questions, references and personas follow each document's detected language; an ISO 639-1
+        # code ("zh", "de") writes them all in that language (a ValueError lists the supported codes).
+        self.language = check_language(language)
         self.llm = resolve_llm(llm).model
         self.embeddings = resolve_embeddings(embeddings).model
         self.personas = list(personas) if personas else None
@@ -103,7 +108,7 @@ class TestsetGenerator:
         return [(self._synthesizer(name), 1 / 3) for name in SYNTHESIZERS]
 
     def _synthesizer(self, name: str) -> Synthesizer:
-        return SYNTHESIZERS[name](self.llm, engine=self.engine, mix=self.mix)
+        return SYNTHESIZERS[name](self.llm, engine=self.engine, mix=self.mix, language=self.language)
 
     def _distribution(self, given: Any) -> list[tuple[Synthesizer, float]]:
         if given is None:
@@ -142,7 +147,12 @@ class TestsetGenerator:
             )
         notes: list[str] = []
         personas = self.personas or await agenerate_personas(
-            kg, self.num_personas, llm=self.llm, embeddings=self.embeddings, engine=engine
+            kg,
+            self.num_personas,
+            llm=self.llm,
+            embeddings=self.embeddings,
+            engine=engine,
+            language=self.language,
         )
         vectors = await engine.embed(
             self.embeddings, [f"{p.name}: {p.role_description}" for p in personas], stage="synth.embed"
@@ -157,7 +167,10 @@ class TestsetGenerator:
             rng = random.Random(f"{seed}:{index}:{synth.name}")
             # look past the scenarios of existing samples (one seed finds them again) and for preferred ones
             look = max(wanted + len(asked), PREFER_LOOKAHEAD if prefer else 0) if wanted else 0
-            queues.append(preferred_first(synth.scenarios(kg, look, pool, rng), wanted, set(prefer), asked))
+            found = synth.scenarios(kg, look, pool, rng)
+            for scenario in found if self.language else ():  # a synthesizer given without the language
+                scenario.language = self.language
+            queues.append(preferred_first(found, wanted, set(prefer), asked))
         empty = [i for i, q in enumerate(queues) if counts[i] and not q]
         if empty and len(empty) < len(distribution):
             names = ", ".join(distribution[i][0].name for i in empty)

@@ -4,8 +4,9 @@ With facts (English): specific joins two chunks that state different facts about
 it is, and its default or rule) and asks for both; abstract compares two subjects of one theme with
 a definition or purpose of each. The subject must mean the same thing in both chunks: same key,
 same spelling for code-like names, and the two chunks (or the two sentences) close in meaning.
-Without facts (other languages): specific uses an ``entity_overlap`` edge, abstract 2 to 4 chunks of
-one community of the similarity/theme graph (Louvain, networkx) that share a theme.
+Without facts (other languages): specific uses an ``entity_overlap`` edge (in Chinese and Japanese a
+key phrase both chunks use bridges first), abstract 2 to 4 chunks of one community of the
+similarity/theme graph (Louvain, networkx) that share a theme.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from collections.abc import Iterator
 import networkx as nx
 
 from ..kg.graph import EdgeKind, KnowledgeGraph, NodeKind
+from ..personas.language import node_language
+from ..personas.nouns import CJK_LANGUAGES, cjk_share, reads_as_thing
 from .base import Grounding, Synthesizer
 from .fact_index import FactIndex
 from .fact_pairs import comparable_pairs, same_subject_pairs
@@ -36,6 +39,7 @@ class MultiHopSpecificQuerySynthesizer(Synthesizer):
             for s, t, _, data in kg.edges(EdgeKind.ENTITY_OVERLAP)
             if kg.get(s)["document"] != kg.get(t)["document"]
         ]
+        edges = [(s, t, _native_bridges(kg, s, t) + shared) for s, t, shared in edges]
         rng.shuffle(edges)
         frequency = Counter(
             e.casefold() for c in kg.nodes(NodeKind.CHUNK) for e in kg.get(c).get("entities") or []
@@ -51,6 +55,26 @@ class MultiHopSpecificQuerySynthesizer(Synthesizer):
                 if all(entity.casefold() in text for text in both):
                     yield [source, target], [entity], []
                     break
+
+
+def _native_bridges(kg: KnowledgeGraph, source: str, target: str) -> list[str]:
+    """Chinese and Japanese chunks: key phrases in the language's script that both chunks use. Their
+    shared entities are mostly Latin names (the product's own, "HTTP"): a poor bridge there."""
+    lang = node_language(kg, source)
+    if lang not in CJK_LANGUAGES or node_language(kg, target) != lang:
+        return []
+    texts = [kg.get(node)["text"].casefold() for node in (source, target)]
+    phrases = [*(kg.get(source).get("keyphrases") or []), *(kg.get(target).get("keyphrases") or [])]
+    return [
+        phrase
+        for phrase in dict.fromkeys(phrases)
+        if len(phrase) >= 3 and _native_term(phrase, lang) and all(phrase.casefold() in t for t in texts)
+    ]
+
+
+def _native_term(term: str, lang: str) -> bool:
+    """A thing, and in Chinese or Japanese one written in its script ("lib" of "/var/lib" is not)."""
+    return reads_as_thing(term, lang) and (lang not in CJK_LANGUAGES or cjk_share(term) >= 0.5)
 
 
 class MultiHopAbstractQuerySynthesizer(Synthesizer):
@@ -90,8 +114,10 @@ class MultiHopAbstractQuerySynthesizer(Synthesizer):
                 data = kg.get(chunk)
                 if data.get("kind") != NodeKind.CHUNK.value:
                     continue
+                lang = node_language(kg, chunk)
                 for theme in data.get("themes") or []:
-                    by_theme[theme][data["document"]].append(chunk)
+                    if lang == "en" or _native_term(theme, lang):  # no "写入" (to write) as a theme
+                        by_theme[theme][data["document"]].append(chunk)
             for theme, per_document in sorted(by_theme.items()):
                 if len(per_document) < 2:
                     continue

@@ -4,6 +4,7 @@ The reference of an offline sample is made of sentences copied verbatim from its
 the question is a template filled with the term those sentences mention, so every answer is
 in the contexts by construction. Templates are chosen by what the evidence looks like (a
 definition, a default, a requirement, a quantity), so the question asks what the text answers.
+The templates here are English; ``local_questions`` writes the same questions in other languages.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import re
 from collections.abc import Sequence
 
 from ..text.plaintext import plain_text
+from ..text.scripts import CJK
 from ..text.sentences import split_sentences, word_set
 from .styles import LENGTHS, STOP_WORDS, STYLES, agreement, apply_style, size_question
 
@@ -20,7 +22,8 @@ __all__ = ["KINDS", "answer_sentences", "offline_question", "offline_reference",
 
 KINDS: tuple[str, ...] = ("single_hop_specific", "multi_hop_specific", "multi_hop_abstract")
 
-_TERMINAL = re.compile(r"[.!][\"')\]\u2019\u201d]*$")
+_TERMINAL = re.compile(r"[.!。！][\"')\]\u2019\u201d」』）]*$")
+_CJK_CHAR = re.compile(rf"[{CJK}]")
 _INVARIANT_PLURALS = frozenset({"series", "species", "news", "status", "chassis"})
 _TERM_EDGES = " \t.,:;!?\"'()`*"
 _MIN_PROSE_WORDS = 5
@@ -94,14 +97,15 @@ def term_pattern(term: str) -> re.Pattern[str] | None:
     if not words:
         return None
     body = r"[\s-]*".join([*(re.escape(word) for word in words[:-1]), _number_forms(words[-1])])
-    head = r"(?<!\w)" if re.match(r"\w", words[0]) else ""
-    tail = r"(?!\w)" if re.search(r"\w$", words[-1]) else ""
+    # CJK is written without spaces: a CJK edge of the term needs no word boundary.
+    head = r"(?<!\w)" if re.match(r"\w", words[0]) and not _CJK_CHAR.match(words[0]) else ""
+    tail = r"(?!\w)" if re.search(r"\w$", words[-1]) and not _CJK_CHAR.match(words[-1][-1]) else ""
     return re.compile(head + body + tail, re.IGNORECASE)
 
 
 def _number_forms(word: str) -> str:
     lower = word.lower()
-    if not word.isalpha() or len(word) < 3 or lower in _INVARIANT_PLURALS:
+    if not word.isalpha() or len(word) < 3 or lower in _INVARIANT_PLURALS or _CJK_CHAR.search(word):
         return re.escape(word)
     if lower.endswith("ies") and len(word) > 4:
         return re.escape(word[:-3]) + "(?:y|ies)"
@@ -115,11 +119,14 @@ def _number_forms(word: str) -> str:
     return re.escape(stem) + "(?:s|es)?"
 
 
-def answer_sentences(term: str, text: str, *, max_sentences: int = 2, max_chars: int = 400) -> list[str]:
+def answer_sentences(
+    term: str, text: str, *, max_sentences: int = 2, max_chars: int = 400, prose_only: bool = False
+) -> list[str]:
     """Sentences of markdown ``text`` that mention ``term``, best prose first, in document order.
 
     Each is a verbatim substring of ``plain_text(text)``, except that a single sentence longer
-    than ``max_chars`` is cut at a word boundary and marked with "...".
+    than ``max_chars`` is cut at a word boundary and marked with "...". ``prose_only``: nothing when
+    only headings, fragments or table rows mention the term.
     """
     if max_sentences < 1 or max_chars < 20:
         raise ValueError("max_sentences must be >= 1 and max_chars >= 20")
@@ -138,6 +145,8 @@ def answer_sentences(term: str, text: str, *, max_sentences: int = 2, max_chars:
     if not candidates:
         return []
     best = min(tier for tier, *_ in candidates)
+    if prose_only and best == 2:
+        return []
     pool = sorted(c for c in candidates if c[0] <= max(best, 1))
     chosen: dict[int, str] = {}
     used = 0
@@ -165,7 +174,7 @@ def _headings(markdown: str) -> set[str]:
 def _tier(sentence: str) -> int:
     """0: prose; 1: clause or question; 2: heading, fragment, table row, cross-reference ("See ...")."""
     row = sentence.count("; ") >= 2 or ("; " in sentence and not _TERMINAL.search(sentence))
-    short = len(sentence.split()) < _MIN_PROSE_WORDS
+    short = len(sentence.split()) + len(_CJK_CHAR.findall(sentence)) // 2 < _MIN_PROSE_WORDS  # 2 CJK ~ 1 word
     if row or short or sentence.endswith(":") or sentence.startswith("See "):
         return 2
     return 0 if _TERMINAL.search(sentence) else 1

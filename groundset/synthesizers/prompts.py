@@ -1,7 +1,9 @@
 """The question-writing prompt, shared by the three synthesizers, with its offline form.
 
 Offline, the question comes from templates and the reference from the context sentences that
-mention the term, so an offline test set is grounded by construction.
+mention the term, so an offline test set is grounded by construction. ``language`` (the contexts'
+language, "zh (Chinese)") says which language to write in: a model is told so, the offline form
+picks that language's templates (``languages``; English ones for a language without templates).
 """
 
 from __future__ import annotations
@@ -9,9 +11,12 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from ..core.prompts import Prompt
+from ..personas.language import label_code
 from ..text.textrank import textrank_summary
 from .answer_first import fact_question, fact_reference
 from .facts import Fact
+from .languages import wording
+from .local_questions import local_question
 from .offline_questions import answer_sentences, offline_question, offline_reference
 
 KIND_GUIDANCE = {
@@ -30,15 +35,21 @@ KIND_GUIDANCE = {
     ),
 }
 STYLE_GUIDANCE = {
-    "perfect_grammar": "Write it in correct, complete English.",
+    "perfect_grammar": "Write it in correct, complete sentences.",
     "poor_grammar": "Write it the way a hurried user types: loose grammar, missing small words, still clear.",
     "web_search": "Write it as a search-engine query: a few keywords, no question mark.",
-    "misspelled": "Write it in correct English but with one or two realistic typos (never in the term).",
+    "misspelled": (
+        "Write it correctly but with one or two realistic typing slips of the language (a typo, or in "
+        "Chinese or Japanese a wrong input-method character), never in the term."
+    ),
 }
 LENGTH_GUIDANCE = {
-    "short": "Keep it under 12 words.",
-    "medium": "Use 10 to 20 words.",
-    "long": "Use 20 to 40 words, including a sentence of the persona's situation.",
+    "short": "Keep it under 12 words (in Chinese or Japanese, under 25 characters).",
+    "medium": "Use 10 to 20 words (in Chinese or Japanese, 20 to 40 characters).",
+    "long": (
+        "Use 20 to 40 words (in Chinese or Japanese, 40 to 80 characters), including a sentence of the "
+        "persona's situation."
+    ),
 }
 
 
@@ -56,6 +67,9 @@ class QueryInput(BaseModel):
         default_factory=list, description="the statements the question must be answered by, one per context"
     )
     scope: str = Field(default="", description="what the documentation is about")
+    language: str = Field(
+        default="en (English)", description="the language to write the question and reference in"
+    )
 
 
 def task_text(kind: str, style: str, length: str) -> str:
@@ -77,7 +91,9 @@ class QueryPrompt(Prompt[QueryInput, GeneratedSample]):
         "knowledge); when the contexts disagree or say nothing about a part of the question, the question "
         "was not well chosen: ask something else. When facts are given, ask the question those facts answer "
         "(all of them together, when there are several) and base the reference on them; never put a section "
-        "title, file name or markup in the question."
+        "title, file name or markup in the question. Write the question and the reference in the language "
+        "given as `language` (the language of the contexts), whatever the language of these instructions "
+        "and of the example; keep names, code and quoted terms as the contexts write them."
     )
     examples = [
         (
@@ -102,6 +118,21 @@ class QueryPrompt(Prompt[QueryInput, GeneratedSample]):
     ]
 
     def offline(self, data: QueryInput) -> GeneratedSample:
+        local = wording(label_code(data.language))  # None: English templates
+        if data.facts and local is not None:  # English facts asked in another language (a forced one)
+            abstract = data.kind == "multi_hop_abstract"  # its terms: the theme, then each fact's subject
+            question = local_question(
+                local,
+                data.kind,
+                data.terms if abstract else [*data.terms[:1], *data.labels],
+                [f.reference for f in data.facts],
+                persona=data.persona,
+                style=data.style,
+                length=data.length,
+                seed=data.seed,
+                scope=data.scope,
+            )
+            return GeneratedSample(question=question, reference=fact_reference(data.facts))
         if data.facts:
             question = fact_question(
                 data.kind,
@@ -113,7 +144,20 @@ class QueryPrompt(Prompt[QueryInput, GeneratedSample]):
                 scope=data.scope,
             )
             return GeneratedSample(question=question, reference=fact_reference(data.facts))
-        groups = evidence_groups(data.kind, data.terms[0], data.contexts)
+        groups = evidence_groups(data.kind, data.terms[0], data.contexts, label_code(data.language))
+        if local is not None:
+            question = local_question(
+                local,
+                data.kind,
+                data.terms[:1] if data.kind == "single_hop_specific" else [*data.terms[:1], *data.labels],
+                [s for group in groups for s in group],
+                persona=data.persona,
+                style=data.style,
+                length=data.length,
+                seed=data.seed,
+                scope=data.scope,
+            )
+            return GeneratedSample(question=question, reference=offline_reference(groups))
         question = offline_question(
             data.kind,
             data.terms[:1] if data.kind == "single_hop_specific" else [*data.terms[:1], *data.labels],
@@ -126,11 +170,12 @@ class QueryPrompt(Prompt[QueryInput, GeneratedSample]):
         return GeneratedSample(question=question, reference=offline_reference(groups))
 
 
-def evidence_groups(kind: str, term: str, contexts: list[str]) -> list[list[str]]:
-    """For each context, the sentences that ground an answer about ``term`` (empty when none)."""
+def evidence_groups(kind: str, term: str, contexts: list[str], language: str = "en") -> list[list[str]]:
+    """For each context, the sentences that ground an answer about ``term`` (empty when none). Outside
+    English a heading alone grounds nothing ("Sonden einrichten" answers no question about probes)."""
     groups = []
     for context in contexts:
-        found = answer_sentences(term, context)
+        found = answer_sentences(term, context, prose_only=language != "en")
         if not found and kind == "multi_hop_abstract":
             summary = textrank_summary(context, max_sentences=1, max_chars=300)
             found = [summary] if summary else []

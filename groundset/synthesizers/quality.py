@@ -23,7 +23,9 @@ from ..core.models import ResolvedModel, is_offline, resolve_llm
 from ..judges.aligned import judge, numbered
 from ..judges.sample_check import ANSWERS, SampleCheckPrompt, SampleToCheck, answer_shape_problem
 from ..samples.testset import TestsetSample
+from ..text.language import script_language
 from ..text.lexical import content_words, lexical_support
+from ..text.lexical import words as word_tokens
 from ..text.sentences import split_sentences
 from .offline_questions import term_pattern
 
@@ -33,6 +35,8 @@ UNSUPPORTED = "reference not supported by its contexts"
 NOT_ANSWERING = "reference does not answer the question"
 NOT_AN_ANSWER = "reference is not an answer (heading, list stub or markup)"
 ABSTRACT = "multi_hop_abstract"  # its terms[0] is a theme, not a word the reference must hold
+_MIN_ANSWER_WORDS = 4
+_CJK_TERMINALS = ("。", "！", "？", ".", "!", "?", "」", "』", "”")
 
 
 @dataclass
@@ -60,7 +64,7 @@ class QualityGate:
         question, reference = sample.user_input.strip(), sample.reference.strip()
         if not question or not reference:
             return "empty question or reference"
-        if len(question.split()) < self.min_question_words:
+        if _word_count(question) < self.min_question_words:
             return "trivial: question too short"
         answer_words = set(content_words(reference))
         if answer_words:
@@ -68,7 +72,7 @@ class QualityGate:
             if leak > self.max_answer_leak:
                 return "trivial: question contains its answer"
         if self.offline:
-            if answer_shape_problem(reference):
+            if shape_problem(reference):
                 return NOT_AN_ANSWER
             if not all(mentions(reference, slot) for slot in answer_slots) or not mentions_focus(sample):
                 return NOT_ANSWERING
@@ -109,6 +113,26 @@ def mentions(reference: str, phrase: str) -> bool:
     singular or plural. An empty phrase is always there."""
     pattern = term_pattern(re.sub(r"\s+", " ", phrase))
     return pattern is None or bool(pattern.search(re.sub(r"\s+", " ", reference)))
+
+
+def shape_problem(reference: str) -> str | None:
+    """``answer_shape_problem``, with Chinese and Japanese measured in segmented words and ended by "。"."""
+    text = reference.strip()
+    if not script_language(text):
+        return answer_shape_problem(text)
+    markup = answer_shape_problem(text + " .")  # a sentence end: only markup is left to find
+    if markup:
+        return markup
+    if text.endswith((":", "：")):
+        return "it ends with a colon: a list introduction without its list"
+    if _word_count(text) < _MIN_ANSWER_WORDS and not text.endswith(_CJK_TERMINALS):
+        return "it is a heading-like fragment, not a sentence"
+    return None
+
+
+def _word_count(question: str) -> int:
+    """Words of a question: its spaced words, or its segmented ones in Chinese and Japanese."""
+    return len(word_tokens(question)) if script_language(question) else len(question.split())
 
 
 def _offline(llm: Any) -> bool:

@@ -1,4 +1,5 @@
-"""Questions from facts: one template family per answer pattern, per language (English so far).
+"""Questions from facts: one template family per answer pattern, in English (the language with facts;
+other languages ask term-based questions in their own words, see ``languages``).
 
 The template asks exactly what the fact's sentence answers ("What is the Pushgateway used for?"
 for "The Pushgateway is used to ..."), so the reference answers the question by construction.

@@ -1,7 +1,7 @@
 """Scenarios: everything one question needs, fixed before any call is made.
 
-A scenario names its chunks, its persona, the term(s) or theme it is about, and the query's
-style and length. Personas are matched to content by embedding similarity (no model call).
+A scenario names its chunks, its persona, the term(s) or theme it is about, the query's style and
+length, and the language to write in. Personas are matched to content by embedding similarity (no model call).
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ class Scenario(BaseModel):
     terms: list[str]
     facts: list[Fact] = []  # answer-first: what the question asks (see ``facts``)
     scope: str = ""  # what the corpus is about ("Prometheus"), for "... in Prometheus?"
+    language: str = "en"  # ISO 639-1: the majority language of the chunks, or the one the caller forced
     persona: Persona
     style: str
     length: str

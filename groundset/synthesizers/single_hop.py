@@ -6,9 +6,13 @@ import random
 from collections.abc import Iterator
 
 from ..kg.graph import KnowledgeGraph, NodeKind
+from ..personas.language import node_language
+from ..personas.nouns import CJK_LANGUAGES, cjk_share, reads_as_thing
+from ..personas.roles import is_markup
 from .base import Grounding, Synthesizer
 from .fact_index import FactIndex
 from .facts import Fact
+from .offline_questions import term_pattern
 
 # How much each answer pattern is preferred when a chunk states several facts: specs are full of
 # MUST rules, but a test set wants definitions, purposes, defaults and procedures too.
@@ -48,17 +52,40 @@ def _term_groundings(kg: KnowledgeGraph, rng: random.Random) -> Iterator[Groundi
     for chunk in chunks:
         data = kg.get(chunk)
         text = data["text"].casefold()
-        for term in _ranked_terms(data, rng):
-            if term.casefold() in text:
+        lang = node_language(kg, chunk)
+        for term in _ranked_terms(data, rng, lang):
+            if _mentioned(term, data["text"], text, lang):
                 yield [chunk], [term], []
                 break
 
 
-def _ranked_terms(data: dict, rng: random.Random) -> list[str]:
-    """Entities, then multi-word keyphrases, then single words: specific terms make specific questions."""
+def _mentioned(term: str, text: str, folded: str, lang: str) -> bool:
+    """The chunk has the term; outside English as a whole word ("Abst" of "Abständen" is not one)."""
+    if lang == "en":
+        return term.casefold() in folded
+    pattern = term_pattern(term)
+    return pattern is not None and pattern.search(text) is not None
+
+
+def _ranked_terms(data: dict, rng: random.Random, lang: str = "en") -> list[str]:
+    """Entities, then multi-word keyphrases, then single words: specific terms make specific questions.
+
+    In another language only terms that read as things qualify; in Chinese and Japanese, terms in
+    the language's own script come first (then two-character words too): "超时时间", not "HTTP"."""
     entities = [t for t in data.get("entities", [])[:6] if len(t) >= 3]
     phrases = [t for t in data.get("keyphrases", [])[:6] if len(t) >= 3]
     tiers = [entities, [p for p in phrases if " " in p], [p for p in phrases if " " not in p]]
+    if lang != "en":  # key phrases first: entities there are often inflected words or people's names
+        tiers = [
+            [t for t in tier if reads_as_thing(t, lang) and not is_markup(t)]
+            for tier in tiers[1:] + tiers[:1]
+        ]
+    if lang in CJK_LANGUAGES:
+        native = [
+            t for t in [*data.get("entities", [])[:6], *data.get("keyphrases", [])[:8]] if cjk_share(t) >= 0.5
+        ]
+        native = [t for t in dict.fromkeys(native) if len(t) >= 2 and reads_as_thing(t, lang)]
+        tiers = [[t for t in native if len(t) >= 3], [t for t in native if len(t) == 2], *tiers]
     ranked: list[str] = []
     for tier in tiers:
         tier = [t for t in tier if t not in ranked]

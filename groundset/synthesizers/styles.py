@@ -4,6 +4,7 @@ A RAG system is asked sloppy, keyword-only and misspelled questions too, so the 
 contain them. The rewrites are rule based and seeded (same question, style and seed: same text),
 and the protected terms (what the question is about) always survive, so a misspelled question
 can still be answered from its contexts. Long questions open with a persona lead-in built here.
+These are the English rules; other languages have theirs in ``languages`` (see ``local_questions``).
 """
 
 from __future__ import annotations
@@ -26,8 +27,10 @@ __all__ = [
     "agreement",
     "apply_style",
     "indefinite_article",
+    "mask_terms",
     "persona_lead",
     "size_question",
+    "unmask_terms",
 ]
 
 QueryStyle = Literal["perfect_grammar", "poor_grammar", "web_search", "misspelled"]
@@ -94,7 +97,7 @@ def apply_style(question: str, style: str, *, seed: int, protect: Sequence[str] 
         raise ValueError("question must contain at least one letter or digit")
     if style == "perfect_grammar":
         return text
-    masked, originals = _mask(text, protect)
+    masked, originals = mask_terms(text, protect)
     if style == "poor_grammar":
         styled = _poor_grammar(masked, seed)
     elif style == "web_search":
@@ -102,12 +105,12 @@ def apply_style(question: str, style: str, *, seed: int, protect: Sequence[str] 
         styled = _web_search(masked, originals)
     else:
         styled = _misspelled(masked, seed, protect)
-    result = styled if style == "web_search" else _unmask(styled, originals)
+    result = styled if style == "web_search" else unmask_terms(styled, originals)
     result = result.strip()
     return result if any(char.isalnum() for char in result) else text
 
 
-def _mask(text: str, protect: Sequence[str]) -> tuple[str, list[str]]:
+def mask_terms(text: str, protect: Sequence[str]) -> tuple[str, list[str]]:
     """Replace each occurrence of a protected term by one marker character (longest terms first)."""
     terms = sorted({term.strip() for term in protect if term.strip()}, key=len, reverse=True)
     if not terms:
@@ -122,7 +125,7 @@ def _mask(text: str, protect: Sequence[str]) -> tuple[str, list[str]]:
     return pattern.sub(mark, text), originals
 
 
-def _unmask(text: str, originals: Sequence[str]) -> str:
+def unmask_terms(text: str, originals: Sequence[str]) -> str:
     for index, original in enumerate(originals):
         text = text.replace(chr(_MARK + index), original)
     return text
@@ -161,7 +164,7 @@ def _web_search(text: str, originals: Sequence[str]) -> str:
         if word.lower().endswith(("'s", "\u2019s")):
             word = word[:-2]
         protected = any(_is_marker(char) for char in word)
-        key = _unmask(word, originals).lower()
+        key = unmask_terms(word, originals).lower()
         if not key or any(key == seen for seen, _ in keywords):
             continue
         if not protected and (
@@ -178,7 +181,7 @@ def _web_search(text: str, originals: Sequence[str]) -> str:
         first = text.split()[0].strip(_EDGE_PUNCTUATION).lower()
         words.append(_HINTS.get(first, "overview"))
     if not words:
-        words = [chunk.strip(_EDGE_PUNCTUATION).lower() for chunk in _unmask(text, originals).split()]
+        words = [chunk.strip(_EDGE_PUNCTUATION).lower() for chunk in unmask_terms(text, originals).split()]
     return " ".join(word for word in words if word)
 
 
