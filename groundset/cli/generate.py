@@ -81,6 +81,14 @@ def generate(
     exclude: ExcludeOption = None,
     enrich: EnrichOption = "lazy",
     language: LanguageOption = None,
+    estimate: Annotated[
+        bool,
+        typer.Option(
+            "--estimate",
+            help="Print the LLM calls, tokens and cost this run would make, without calling any model "
+            "(a dry run of the same pipeline; the cache is read, never written), and stop.",
+        ),
+    ] = False,
     llm: LlmOption = None,
     embeddings: EmbeddingsOption = None,
     cache: CacheOption = None,
@@ -115,6 +123,26 @@ def generate(
     personas = load_personas(personas_file) if personas_file else None
     if docs is not None:
         save_kg = _check_before_build(docs, save_kg, force, include, exclude)
+    if estimate:
+        from ..synthesizers.estimate import estimate_generation
+
+        source = KnowledgeGraph.load(kg_dir) if kg_dir is not None else docs
+        build = {"enrich": enrich, "include": include, "exclude": exclude}
+        found = estimate_generation(
+            source,
+            size if old is not None else size or 50,
+            llm=llm,
+            embeddings=embeddings,
+            cache=False if no_cache else (cache or True),
+            personas=personas,
+            language=language,
+            refresh=old,
+            build_options=build,
+            query_distribution=weights,
+            seed=seed,
+        )
+        out.print(str(found), highlight=False)
+        return
     start = time.perf_counter()
     engine = make_engine(cache, no_cache, max_concurrency, timeout)
     with track() as usage:
@@ -172,6 +200,14 @@ def generate(
             highlight=False,
         )
     out.print(usage_line(total, seconds), highlight=False)
+    if total.calls:  # the same figures --estimate prints, measured, so the two can be compared
+        from ..core.estimate import Estimate
+        from ..core.models import resolve_embeddings, resolve_llm
+
+        measured = Estimate.from_usage(
+            usage, llm=resolve_llm(llm).model, embeddings=resolve_embeddings(embeddings).model
+        )
+        out.print(str(measured), highlight=False)
     out.print(f"wrote {out_file}", highlight=False)
 
 
