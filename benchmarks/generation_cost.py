@@ -24,8 +24,10 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks._stub_process import mockllm_process, stub_models  # noqa: E402
 from groundset.core import CallEngine, track  # noqa: E402
+from groundset.core.estimate import Estimate  # noqa: E402
 from groundset.kg import build_knowledge_graph  # noqa: E402
 from groundset.synthesizers import TestsetGenerator  # noqa: E402
+from groundset.synthesizers.estimate import estimate_generation  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpora" / "prometheus-docs" / "docs"
 CONCURRENCY = 16
@@ -56,6 +58,9 @@ def run(label: str, docs: Path, latency_ms: int, enrich: str) -> None:
             return
         llm, emb = stub_models(url)
         engine = CallEngine(cache=Path(tmp) / "cache", max_concurrency=CONCURRENCY)
+        guess = estimate_generation(
+            docs, SIZE, llm=llm, embeddings=emb, engine=engine, build_options={"enrich": enrich}, seed=0
+        )
         before = stats(url)
         cpu, start = time.process_time(), time.perf_counter()
         with track() as usage:
@@ -85,6 +90,8 @@ def run(label: str, docs: Path, latency_ms: int, enrich: str) -> None:
         f"(calls x latency / concurrency) {ideal:.1f} s = {generation_wall / max(ideal, 1e-9):.2f}x"
     )
     print(f"    by stage: {by_stage}")
+    measured = Estimate.from_usage(usage, llm=llm, embeddings=emb)
+    print(f"    {guess.versus(measured)}")
 
 
 def main() -> None:
