@@ -2,13 +2,14 @@
 
 import os
 import sys
+import traceback
 from typing import Annotated
 
 import typer
 
 from .._version import __version__
 from ..core import ConfigError, GroundsetError, default_cache_dir, describe_model
-from ..core.secrets import redact
+from ..core.secrets import redact, scrub
 from .cache import cache_app
 from .calibrate import calibrate
 from .common import EmbeddingsOption, LlmOption, err, out, typer_app
@@ -106,8 +107,11 @@ def main(argv: list[str] | None = None) -> int:
         if hasattr(exc, "show") and isinstance(getattr(exc, "exit_code", None), int):
             exc.show()  # a usage error from the option parser: it prints its own message
             return exc.exit_code
-        if debug:
-            raise
+        if debug:  # the full traceback, with every key in it (an echoed header, say) hidden
+            if scrub(exc):
+                raise
+            sys.stderr.write(redact("".join(traceback.format_exception(exc))))
+            return 1
         kind = "error" if isinstance(exc, GroundsetError | ConfigError) else f"error ({type(exc).__name__})"
         err.print(f"{kind}: {redact(str(exc))}", markup=False, highlight=False, soft_wrap=True)
         if not isinstance(exc, GroundsetError):

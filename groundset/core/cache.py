@@ -39,8 +39,10 @@ class CallCache:
     def __init__(self, directory: str | Path) -> None:
         self.directory = Path(directory).expanduser()
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
+            # The cache holds document text: private to the user (SQLite's -wal/-shm follow the file's mode).
+            self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
             self.path = self.directory / FILENAME
+            os.close(os.open(self.path, os.O_CREAT | os.O_RDWR, 0o600))
             self._conn = sqlite3.connect(self.path, check_same_thread=False, timeout=30, isolation_level=None)
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=NORMAL")

@@ -22,7 +22,7 @@ from .errors import ModelCallError, ModelTimeoutError
 from .hashing import stable_hash
 from .models import model_identity, model_name
 from .offline_embeddings import OfflineEmbeddings
-from .retry import RetryPolicy, is_retryable, retry_after_of, status_of
+from .retry import IncompleteAnswer, RetryPolicy, hidden_cause, is_retryable, retry_after_of, status_of
 from .secrets import redact
 from .usage import DEFAULT_PRICES, Usage, active_scopes, current_stage, price_of
 
@@ -293,11 +293,6 @@ class CallEngine:
         try:
             sender = _embed_sender(self.loop_safe(model), [text for _, text in batch])
             vectors = await self.request(model, stage, sender)
-            if len(vectors) != len(batch):
-                raise ModelCallError(
-                    f"{stage}: the embeddings model returned {len(vectors)} vectors for {len(batch)} texts",
-                    attempts=1,
-                )
             rows = [np.asarray(v, dtype=np.float32) for v in vectors]
             if self.cache is not None:
                 self.cache.put_many(
@@ -329,7 +324,8 @@ def _short(error: BaseException) -> str:
     """One secret-free line describing a failed request."""
     status = status_of(error)
     code = f"HTTP {status}, " if status is not None else ""
-    detail = redact(str(error)).strip().replace("\n", " ")[:300]
+    cause = hidden_cause(error)
+    detail = redact(f"{error} ({cause})" if cause else str(error)).strip().replace("\n", " ")[:300]
     return f"{code}{type(error).__name__}: {detail}"
 
 
@@ -337,7 +333,17 @@ def _embed_sender(
     model: Any, texts: list[str]
 ) -> Callable[[], Awaitable[tuple[list[list[float]], TokenCounts]]]:
     async def send() -> tuple[list[list[float]], TokenCounts]:
-        return await model.aembed_documents(texts), None
+        try:
+            vectors = await model.aembed_documents(texts)
+        except ValueError as exc:  # the openai SDK's words for a 200 whose "data" is empty
+            if "no embedding data" not in str(exc).lower():
+                raise
+            vectors = []
+        if len(vectors) != len(texts):  # a glitch like a truncated body: worth another try
+            raise IncompleteAnswer(
+                f"the embeddings model returned {len(vectors)} vectors for {len(texts)} texts"
+            )
+        return vectors, None
 
     return send
 

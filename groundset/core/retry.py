@@ -13,6 +13,10 @@ RETRYABLE_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 MAX_RETRY_AFTER = 120.0
 
 
+class IncompleteAnswer(Exception):
+    """A 200 that holds fewer results than asked for (e.g. an empty "data"): a server glitch, retried."""
+
+
 @dataclass(frozen=True)
 class RetryPolicy:
     """Exponential backoff with full jitter; a server's Retry-After is a floor on the wait."""
@@ -66,7 +70,7 @@ def retry_after_of(exc: BaseException) -> float | None:
 
 def is_retryable(exc: BaseException) -> bool:
     """Rate limits, server errors, timeouts and broken connections; never 4xx client mistakes."""
-    if isinstance(exc, asyncio.TimeoutError | TimeoutError | ConnectionError):
+    if isinstance(exc, asyncio.TimeoutError | TimeoutError | ConnectionError | IncompleteAnswer):
         return True
     status = status_of(exc)
     if status is not None:
@@ -87,3 +91,17 @@ def is_retryable(exc: BaseException) -> bool:
         "JSONDecodeError",
     }
     return bool(names & transient)
+
+
+def hidden_cause(exc: BaseException) -> str:
+    """For a connection error, the innermost cause that has a message: the SDK's "Connection error."
+    says neither that the peer reset the connection nor that it cut the body short."""
+    if "APIConnectionError" not in {cls.__name__ for cls in type(exc).__mro__}:
+        return ""
+    found, seen, current = "", set(), exc.__cause__ or exc.__context__
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if str(current).strip():
+            found = f"{type(current).__name__}: {current}"
+        current = current.__cause__ or current.__context__
+    return found

@@ -96,9 +96,19 @@ async def agenerate_personas(
                 stage="personas.generate",
             )
             for c in clusters
-        )
+        ),
+        return_exceptions=True,
     )
-    return unique_names(personas)
+    # One persona the model could not write (after retries) costs that persona, not the run.
+    failed = [p for p in personas if isinstance(p, BaseException)]
+    written = [p for p in personas if not isinstance(p, BaseException)]
+    if failed and not written:
+        raise failed[0]
+    for error in failed:
+        if isinstance(error, asyncio.CancelledError):
+            raise error
+        log.warning("a persona could not be written and is left out: %s: %s", type(error).__name__, error)
+    return unique_names(written)
 
 
 def generate_personas(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 import httpx
 
@@ -43,7 +44,11 @@ class HttpTarget:
         if timeout <= 0:
             raise ConfigError(f"HTTP target: timeout must be > 0 seconds, got {timeout}")
         self.url = url
-        self.name = url
+        password = urlsplit(url).password
+        if password:  # https://user:password@host: the password never reaches a name, log or run file
+            register_secret(unquote(password))
+            register_secret(password)
+        self.name = redact(url)
         self.question_field = question_field
         self.response_field = response_field
         self.contexts_field = contexts_field
@@ -52,6 +57,7 @@ class HttpTarget:
         self.headers = dict(headers or {})
         for key, value in self.headers.items():  # an Authorization or API-key header never reaches a log
             if any(word in key.lower() for word in ("auth", "key", "token", "secret", "cookie")):
+                register_secret(value)  # the whole value, and the token after a scheme ("Bearer ...")
                 register_secret(value.split(" ", 1)[-1])
         self.timeout = timeout
         self._client: httpx.AsyncClient | None = None
@@ -63,27 +69,31 @@ class HttpTarget:
         try:
             reply = await self._client.post(self.url, json=body)
         except httpx.TimeoutException:
-            raise TimeoutError(f"{self.url} did not answer within {self.timeout:g} s") from None
+            raise TimeoutError(f"{self.name} did not answer within {self.timeout:g} s") from None
         except httpx.HTTPError as exc:
-            raise ConnectionError(f"{self.url}: {type(exc).__name__}: {redact(str(exc))}") from None
+            raise ConnectionError(f"{self.name}: {type(exc).__name__}: {redact(str(exc))}") from None
         if reply.status_code >= 400:
             text = redact(reply.text[:200].replace("\n", " "))
-            raise ConnectionError(f"{self.url} answered HTTP {reply.status_code}: {text}")
+            raise ConnectionError(f"{self.name} answered HTTP {reply.status_code}: {text}")
         try:
             data = reply.json()
         except (json.JSONDecodeError, UnicodeDecodeError):
-            raise ValueError(f"{self.url} did not answer with JSON: {reply.text[:120]!r}") from None
+            raise ValueError(
+                f"{self.name} did not answer with JSON: {redact(repr(reply.text[:120]))}"
+            ) from None
         return self.read(data)
 
     def read(self, data: Any) -> RagAnswer:
         """The answer in a decoded JSON reply, by the configured field paths or the usual key names."""
         if self.response_field is None and self.contexts_field is None and self.ids_field is None:
             if not isinstance(data, Mapping):
-                raise TypeError(f"{self.url} answered with JSON {type(data).__name__}, not an object")
+                raise TypeError(f"{self.name} answered with JSON {type(data).__name__}, not an object")
             return as_answer(data)
-        response = _at(data, self.response_field or "response", self.url)
-        contexts = [] if self.contexts_field == "" else _at(data, self.contexts_field or "contexts", self.url)
-        ids = _at(data, self.ids_field, self.url) if self.ids_field else None
+        response = _at(data, self.response_field or "response", self.name)
+        contexts = (
+            [] if self.contexts_field == "" else _at(data, self.contexts_field or "contexts", self.name)
+        )
+        ids = _at(data, self.ids_field, self.name) if self.ids_field else None
         return as_answer((response, contexts, ids) if ids is not None else (response, contexts))
 
     async def aclose(self) -> None:
