@@ -15,6 +15,7 @@ import asyncio
 import functools
 from abc import abstractmethod
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
@@ -25,6 +26,7 @@ from ..core.prompts import Prompt
 from ..core.structured import load_json
 
 In = TypeVar("In", bound=BaseModel)
+M = TypeVar("M", bound=BaseModel)
 BATCH_SIZE = 20
 MISSING_REQUEST = (
     "Your answer has no usable verdict for item(s) {items}. Answer again for exactly these items: one "
@@ -61,13 +63,19 @@ def verdicts_of(keys: tuple[str, ...], values: dict[str, Verdict]) -> KeyedVerdi
 
 def present(raw: str, keys: tuple[str, ...]) -> dict[str, Verdict]:
     """The verdicts in ``raw`` for ``keys`` that parse; missing, extra or broken items are left out."""
+    return present_as(raw, keys, Verdict)
+
+
+def present_as(raw: str, keys: Sequence[str], model: type[M]) -> dict[str, M]:
+    """The items of a keyed answer ``raw`` that parse as ``model``, by key; the rest are left out, so
+    a caller can ask again for exactly the keys that are missing."""
     data, _ = load_json(raw)
     if not isinstance(data, dict):
         return {}
     found = {}
     for key in keys:
         try:
-            found[key] = Verdict.model_validate(data[key])
+            found[key] = model.model_validate(data[key])
         except (KeyError, ValidationError):
             continue
     return found

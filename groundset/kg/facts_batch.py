@@ -13,10 +13,10 @@ import functools
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from ..core.prompts import Prompt
-from ..core.structured import load_json
+from ..judges.aligned import present_as
 from .prompts import ChunkFacts, ChunkFactsPrompt, ChunkText
 
 # A batch holds at most this many passages and this many characters of passage text (about 3,000
@@ -49,16 +49,7 @@ def keyed_facts(keys: tuple[str, ...]) -> type[KeyedFacts]:
 
 
 def _present(raw: str, keys: Sequence[str]) -> dict[str, ChunkFacts]:
-    data, _ = load_json(raw)
-    if not isinstance(data, dict):
-        return {}
-    found = {}
-    for key in keys:
-        try:
-            found[key] = ChunkFacts.model_validate(data[key])
-        except (KeyError, ValidationError):
-            continue
-    return found
+    return present_as(raw, keys, ChunkFacts)
 
 
 class ChunkFactsBatchPrompt(Prompt[ChunkBatch, KeyedFacts]):
