@@ -161,7 +161,9 @@ def generate(
             )
             if not built.load.documents:
                 raise typer.BadParameter(f"no loadable documents in {docs} ({built.load.report.summary()})")
-            out.print(f"documents: {built.load.report.summary()}", highlight=False)
+            from .kg import print_load
+
+            print_load(built.load)  # every skipped, repaired or duplicate file, with its reason
             kg = built.kg
             if save_kg is not None:
                 kg.save(save_kg, force=force)

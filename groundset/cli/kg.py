@@ -109,7 +109,7 @@ def build(
         )
     result.kg.save(target, force=force)
     seconds = time.perf_counter() - start
-    _print_load(result.load)
+    print_load(result.load)
     _print_stages(result.report)
     _print_graph(result.kg)
     out.print(usage_line(result.report.total_usage(), seconds), highlight=False)
@@ -181,7 +181,7 @@ def update(
     if result.changed:
         result.kg.save(target)
     seconds = time.perf_counter() - start
-    _print_load(result.load)
+    print_load(result.load)
     diff = result.diff
     out.print(f"changes: {diff.summary()}", highlight=False)
     for label, names in (
@@ -222,7 +222,7 @@ def require_graph(kg_dir: Path) -> None:
         )
 
 
-def _print_load(load: LoadResult) -> None:
+def print_load(load: LoadResult) -> None:
     report = load.report
     out.print(f"documents: {report.summary()}", highlight=False)
     for line in report.lines()[:20]:

@@ -8,16 +8,24 @@ long build) and the Python API (at save time) refuse exactly the same things.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import stat
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
+from typing import BinaryIO
 
 from .errors import ConfigError
 
-__all__ = ["atomic_directory", "atomic_write_bytes", "atomic_write_text", "check_output_dir"]
+__all__ = [
+    "atomic_directory",
+    "atomic_write_bytes",
+    "atomic_write_lines",
+    "atomic_write_text",
+    "check_output_dir",
+]
 
 _FORCE_HINT = "use --force (force=True in Python) to replace it and everything in it"
 
@@ -28,14 +36,41 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     The file gets the mode of the file it replaces, or what a plain ``open()`` would give (the umask),
     not the private 0600 of ``mkstemp``.
     """
+    with _replacing(path) as handle:
+        handle.write(data)
+
+
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def atomic_write_lines(path: str | os.PathLike[str], lines: Iterable[str]) -> None:
+    """Write each of ``lines`` and a newline (UTF-8) as it comes, then publish the file atomically.
+
+    Streaming keeps a big output (a run of 20,000 samples) out of memory: nothing holds the whole text.
+    If ``lines`` raises midway, the temp file is removed and ``path`` keeps its previous content.
+    """
+    with _replacing(path) as handle:
+        for line in lines:
+            handle.write(line.encode("utf-8"))
+            handle.write(b"\n")
+
+
+@contextmanager
+def _replacing(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
+    """A buffered handle on a temp file beside ``path`` that replaces ``path`` when the block succeeds.
+
+    What a killed earlier writer of ``path`` left beside it is removed first (see ``_remove_stale``).
+    """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
+    _remove_stale(target)
     mode = _mode_for(target, 0o666)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    fd, tmp = tempfile.mkstemp(prefix=_temp_prefix(target), suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             os.chmod(tmp, mode)
-            handle.write(data)
+            yield handle
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, target)
@@ -44,8 +79,53 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
         raise
 
 
-def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
-    atomic_write_bytes(path, text.encode("utf-8"))
+def _temp_prefix(target: Path) -> str:
+    """Temporaries carry their writer's pid, so a later writer can tell a killed one's leftovers."""
+    return f".{target.name}.{os.getpid()}."
+
+
+# what mkstemp/mkdtemp add after the prefix (8 of [a-z0-9_]); ".old" marks a folder swap's backup
+_TEMP_TAIL = re.compile(r"(\d+)\.[a-z0-9_]{8}\.tmp(\.old)?")
+
+
+def _remove_stale(target: Path) -> None:
+    """Remove the temporaries of ``target`` whose writer died (SIGKILL, power loss) before cleaning up.
+
+    Only a temporary named with a pid that is not running on this machine is touched, so a live writer
+    of the same output is never disturbed. A folder swap's backup whose target is missing (the writer
+    died between the swap's two renames) is put back instead: the previous output returns. Best effort.
+    """
+    if os.name != "posix":  # os.kill(pid, 0) would terminate the process on Windows
+        return
+    prefix = f".{target.name}."
+    try:
+        names = [n for n in os.listdir(target.parent) if n.startswith(prefix)]
+    except OSError:
+        return
+    for name in sorted(names, key=lambda n: not n.endswith(".old")):  # backups first
+        found = _TEMP_TAIL.fullmatch(name[len(prefix) :])
+        if found is None or _running(int(found.group(1))):
+            continue
+        place = target.parent / name
+        with suppress(OSError):
+            if found.group(2) and not os.path.lexists(target):
+                os.replace(place, target)
+            elif place.is_dir() and not place.is_symlink():
+                shutil.rmtree(place)
+            else:
+                place.unlink()
+
+
+def _running(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError):  # another user's process (it exists), or no pid at all: keep it
+        return True
+    return True
 
 
 def check_output_dir(
@@ -146,8 +226,9 @@ def atomic_directory(
     """
     target = Path(path) if checked else check_output_dir(path, marker=marker, force=force)
     target.parent.mkdir(parents=True, exist_ok=True)
+    _remove_stale(target)
     mode = _mode_for(target, 0o777)
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
+    staging = Path(tempfile.mkdtemp(prefix=_temp_prefix(target), suffix=".tmp", dir=target.parent))
     try:
         os.chmod(staging, mode)
         yield staging

@@ -6,13 +6,19 @@ groundset writes must be valid for them and safe to open, and what it reads back
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import logging
 import math
-from collections.abc import Iterator
+import re
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError
+
+logger = logging.getLogger(__name__)
 
 # A spreadsheet treats a cell starting with one of these as a formula (OWASP "CSV injection").
 FORMULA_STARTS = frozenset("=+-@\t\r")
@@ -70,21 +76,125 @@ def read_text(path: str | Path, what: str) -> str:
     """A data file's text, decoded from bytes: read_text()'s universal newlines would turn a CR inside a
     CSV cell into LF. ``what`` names the file in errors ("testset", "dataset")."""
     try:
-        return Path(path).read_bytes().decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        data = Path(path).read_bytes()
     except OSError as exc:
         raise ConfigError(f"cannot read the {what} {path}: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        # The BOM is stripped before decoding, so the offsets count from after it; the line is the user's.
+        start = exc.start + (3 if data.startswith(b"\xef\xbb\xbf") else 0)
+        line = data.count(b"\n", 0, start) + 1
+        raise ConfigError(
+            f"{path} line {line}: not UTF-8 text ({exc.reason} at byte {start}); save the {what} as UTF-8"
+        ) from None
 
 
-def json_lines(path: str | Path, what: str) -> Iterator[tuple[int, Any]]:
+def json_lines(path: str | Path, what: str, *, notify: bool = True) -> Iterator[tuple[int, Any]]:
     """(line number from 1, value) of every non-blank line of a JSONL file; a broken line is a ConfigError
     naming the file and the line. Split on "\n" only: JSON escapes it, but not U+2028 or U+0085, which
-    splitlines() would cut at."""
+    splitlines() would cut at. A key given twice in one object is an error (JSON would keep the last
+    silently). Lone surrogate escapes are replaced (see :func:`repair_surrogates`), with one warning once
+    the whole file is read, unless ``notify`` is False (a second pass over a file)."""
+    repaired: list[str] = []
     for number, line in enumerate(read_text(path, what).split("\n"), start=1):
         if not line.strip():
             continue
+        value, count = repair_surrogates(_json_line(line, f"{path} line {number}"))
+        if count:
+            repaired.append(f"line {number}")
+        yield number, value
+    if repaired and notify:
+        logger.warning("%s", surrogate_notice(str(path), repaired))
+
+
+def _json_line(line: str, where: str) -> Any:
+    try:
+        return json.loads(line, object_pairs_hook=_unique_keys)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{where}: not valid JSON ({json_problem(exc)})") from None
+    except _RepeatedKey as exc:
+        raise ConfigError(
+            f"{where}: field {exc.args[0]!r} appears twice in one object (JSON would keep the last); keep one"
+        ) from None
+    except RecursionError:
+        raise ConfigError(f"{where}: JSON nested too deeply to read (arrays in arrays ...)") from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise ConfigError(f"{where}: cannot read this JSON ({exc})") from None
+
+
+class _RepeatedKey(ValueError):
+    pass
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _RepeatedKey(key)
+            seen.add(key)
+    return result
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def repair_surrogates(value: Any) -> tuple[Any, int]:
+    """``value`` with every lone UTF-16 surrogate in its strings (keys too) replaced by U+FFFD, and how
+    many were replaced.
+
+    JSON may spell half of a surrogate pair (``"\\ud83d"``, what a JavaScript ``slice`` through an emoji
+    gives); Python reads it as a lone surrogate, which is not Unicode: it would break a tokenizer and make
+    the run file unwritable at the very end. Values without one come back as they are (the same object).
+    """
+    if isinstance(value, str):
+        return _SURROGATE.subn("\ufffd", value) if _SURROGATE.search(value) else (value, 0)
+    if isinstance(value, list | tuple):
+        items = [repair_surrogates(item) for item in value]
+        count = sum(n for _, n in items)
+        return ([item for item, _ in items] if count else value), count
+    if isinstance(value, dict):
+        pairs = [(repair_surrogates(k), repair_surrogates(v)) for k, v in value.items()]
+        count = sum(nk + nv for (_, nk), (_, nv) in pairs)
+        return ({k: v for (k, _), (v, _) in pairs} if count else value), count
+    return value, 0
+
+
+def repaired_rows(rows: Iterable[tuple[str, Any]], source: str) -> Iterator[tuple[str, Any]]:
+    """(where, row) with :func:`repair_surrogates` applied; one warning at the end names the rows."""
+    repaired: list[str] = []
+    for where, row in rows:
+        value, count = repair_surrogates(row)
+        if count:
+            repaired.append(where)
+        yield where, value
+    if repaired:
+        logger.warning("%s", surrogate_notice(source, repaired))
+
+
+def surrogate_notice(source: str, places: list[str], *, limit: int = 10) -> str:
+    """The one warning per file for repaired surrogates: ``data.jsonl: line 3, line 7: ...``."""
+    shown = ", ".join(places[:limit]) + (f" and {len(places) - limit} more" if len(places) > limit else "")
+    return (
+        f"{source}: {shown}: replaced lone UTF-16 surrogates (half of an emoji or other pair, not valid "
+        "Unicode) with U+FFFD"
+    )
+
+
+def csv_rows(text: str, path: str | Path) -> Iterator[list[str]]:
+    """The rows of a CSV text; a quoted cell may hold newlines and be as long as the file (the csv module's
+    default limit of 131,072 characters would refuse a long response). Broken CSV is a ConfigError
+    naming the file and the line."""
+    if len(text) > csv.field_size_limit():
+        csv.field_size_limit(len(text))  # process-wide, and only ever raised: no cell is longer than its file
+    reader = csv.reader(io.StringIO(text, newline=""))
+    while True:
         try:
-            yield number, json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"{path} line {number}: not valid JSON ({json_problem(exc)})") from None
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            raise ConfigError(f"{path} line {reader.line_num}: not valid CSV ({exc})") from None
+        yield row

@@ -67,6 +67,7 @@ _CP1252_PUNCTUATION = frozenset("«»‘’‚“”„–—…€£°§·¿¡�
 _MAX_CP1252_RUN = 2
 _CONTROL_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")  # only from text handed in (Documents): bytes never decode to one
 _LONG_LINE = 100_000
 _FRONT_MATTER_OPEN = re.compile(r"---[ \t]*\n")
 _FRONT_MATTER_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.MULTILINE)
@@ -262,6 +263,9 @@ def normalise_text(text: str, *, check_lines: bool = True) -> tuple[str, list[st
     if text.startswith("\ufeff"):  # a BOM that survived decoding (e.g. Document input)
         text = text[1:]
         notes.append("stripped BOM")
+    text, lone = _SURROGATE.subn("\ufffd", text)
+    if lone:  # not Unicode: it would break hashing, tokenizers and every file written later
+        notes.append(f"replaced {lone} lone UTF-16 surrogate{'s' if lone != 1 else ''} with U+FFFD")
     if "\r" in text:
         crlf = "\r\n" in text
         text = text.replace("\r\n", "\n")

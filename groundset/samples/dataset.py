@@ -6,17 +6,23 @@ with the file and line (or row) and the field, before any metric spends a model 
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.atomic import atomic_write_text
 from ..core.errors import ConfigError
-from ..core.records import from_spreadsheet, json_lines, json_problem, read_text
+from ..core.records import (
+    csv_rows,
+    from_spreadsheet,
+    json_lines,
+    json_problem,
+    read_text,
+    repair_surrogates,
+    surrogate_notice,
+)
 from .columns import check_extra_columns, check_names, kept_notice, write_back
 from .evaluation import KNOWN_NAMES, MultiTurnSample, SingleTurnSample, sample_from_row, valid_fields
 from .sequence import SampleSequence
@@ -126,14 +132,17 @@ class EvaluationDataset(SampleSequence[SingleTurnSample | MultiTurnSample]):
     # Loaders.
 
     @classmethod
-    def from_list(cls, rows: Iterable[Mapping[str, Any]], *, notify: bool = True) -> EvaluationDataset:
-        """Rows as dicts (JSON-shaped); errors name the row by its 0-based index, as in ``rows[i]``.
+    def from_list(
+        cls, rows: Iterable[Mapping[str, Any]], *, notify: bool = True, where: Sequence[str] | None = None
+    ) -> EvaluationDataset:
+        """Rows as dicts (JSON-shaped); errors name the row by its 0-based index, as in ``rows[i]``, or by
+        ``where[i]`` when given (``"run.jsonl line 3"``: rows a caller read from a file of its own).
 
         ``notify=False`` skips the notices (kept columns, legacy names): for rows groundset wrote itself.
         """
         loader = _Loader("rows", prefix="", notify=notify)
         for index, row in enumerate(rows):
-            loader.add(row, f"row {index}")
+            loader.add(row, f"row {index}" if where is None else where[index])
         return loader.finish()
 
     @classmethod
@@ -153,7 +162,7 @@ class EvaluationDataset(SampleSequence[SingleTurnSample | MultiTurnSample]):
         Rows are numbered as a spreadsheet shows them (the header is row 1). A user_input cell that
         is a JSON array of objects is read as a conversation (multi-turn).
         """
-        reader = csv.reader(io.StringIO(_read(path), newline=""))
+        reader = csv_rows(_read(path), path)
         columns = next(reader, None)
         if columns is None:
             return cls()
@@ -254,9 +263,13 @@ class _Loader:
         self.locations: list[str] = []
         self.renames: dict[str, str] = {}
         self.kept: dict[str, None] = {}  # the user's own columns, in first-seen order
+        self.repaired: list[str] = []  # rows whose lone surrogates became U+FFFD
         self.first: tuple[str, bool] | None = None  # where the first row was, and whether multi-turn
 
     def add(self, row: object, where: str) -> None:
+        row, count = repair_surrogates(row)
+        if count:
+            self.repaired.append(where)
         where = f"{self.prefix} {where}".lstrip()
         sample = sample_from_row(row, where, self.renames, self.kept)
         multi = isinstance(sample, MultiTurnSample)
@@ -279,6 +292,8 @@ class _Loader:
             )
         if self.kept and self.notify:
             logger.warning("%s", kept_notice(self.source, list(self.kept)))
+        if self.repaired:
+            logger.warning("%s", surrogate_notice(self.source, self.repaired))
         return EvaluationDataset(self.samples, locations=self.locations, extra_columns=self.kept)
 
 
@@ -297,7 +312,9 @@ def describe_locations(labels: list[str], *, limit: int = 10) -> str:
 def _record_lines(path: str | Path) -> list[str]:
     """``path line N`` of every sample record of a JSONL test set (not its header, not blank lines)."""
     return [
-        f"{path} line {number}" for number, record in json_lines(path, "testset") if HEADER_KEY not in record
+        f"{path} line {number}"
+        for number, record in json_lines(path, "testset", notify=False)
+        if HEADER_KEY not in record
     ]
 
 

@@ -24,6 +24,8 @@ from langchain_core.messages import (
 from pydantic import ValidationError
 from typing_extensions import TypedDict
 
+from ..core.records import repair_surrogates
+
 MESSAGE_TYPES: dict[str, type[BaseMessage]] = {"human": HumanMessage, "ai": AIMessage}
 MESSAGE_TYPES.update(tool=ToolMessage, system=SystemMessage)
 _MESSAGE_KEYS = {"human": {"content"}, "system": {"content"}, "ai": {"content", "tool_calls"}}
@@ -86,6 +88,7 @@ def _openai_call(value: Mapping[str, Any], where: str) -> ToolCallSpec:
         try:
             # An empty string is what a call without arguments sometimes carries once streamed.
             arguments = json.loads(arguments) if arguments.strip() else {}
+            arguments, _ = repair_surrogates(arguments)  # "\ud83d" in the string: not Unicode once decoded
         except json.JSONDecodeError as exc:
             raise ValueError(
                 f"{where}: function.arguments is not valid JSON ({exc.msg} at character {exc.pos}): "
@@ -219,13 +222,16 @@ def message_to_dict(message: BaseMessage) -> dict[str, Any]:
     """The flat JSON form: {type, content} plus tool_calls (AI) or tool_call_id (tool)."""
     data: dict[str, Any] = {"type": message.type, "content": message.content}
     if isinstance(message, AIMessage) and message.tool_calls:
-        data["tool_calls"] = [
-            {"name": call["name"], "args": call["args"], **({"id": call["id"]} if call.get("id") else {})}
-            for call in message.tool_calls
-        ]
+        data["tool_calls"] = [_flat_call(call) for call in message.tool_calls]
     if isinstance(message, ToolMessage):
         data["tool_call_id"] = message.tool_call_id
     return data
+
+
+def _flat_call(call: Mapping[str, Any]) -> dict[str, Any]:
+    """A call as written: its id kept whenever it has one, even "" (tool messages answer by it)."""
+    flat = {"name": call["name"], "args": call["args"]}
+    return flat if call.get("id") is None else {**flat, "id": call["id"]}
 
 
 def tool_calls_made(messages: Sequence[BaseMessage]) -> list[ToolCallSpec]:

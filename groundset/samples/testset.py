@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from .._version import __version__
+from ..core import records as files
 from ..core.atomic import atomic_write_text
 from ..core.errors import ConfigError
 from ..core.hashing import stable_hash
@@ -239,7 +240,7 @@ class Testset(SampleSequence[TestsetSample]):
     @classmethod
     def from_csv(cls, path: str | Path) -> Testset:
         """Inverse of :meth:`to_csv`; rows are numbered as a spreadsheet shows them (the header is row 1)."""
-        reader = csv.reader(io.StringIO(_read(path), newline=""))
+        reader = files.csv_rows(_read(path), path)
         columns = next(reader, None)
         if columns is None:
             return cls()
@@ -350,7 +351,7 @@ def _build(
     """Validate records into a Testset; errors name the source, record and field, duplicates both records."""
     samples: list[TestsetSample] = []
     first_seen: dict[str, str] = {}
-    for where, record in records:
+    for where, record in files.repaired_rows(records, source):
         try:
             sample = TestsetSample.model_validate(record)
         except ValidationError as exc:

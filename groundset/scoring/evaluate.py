@@ -16,6 +16,8 @@ from ..samples.dataset import EvaluationDataset
 from .metric import Metric, ScoringContext
 from .result import Cell, EvaluationResult, metric_names
 
+CELLS_IN_FLIGHT = 64
+
 
 def default_metrics() -> list[Metric]:
     from .metrics import default_metrics as defaults
@@ -96,7 +98,16 @@ async def score_cells(
         Progress(show_progress) as progress,
         progress.stage("scoring", len(todo)) as advance,
     ):
-        await asyncio.gather(*(one(i, m, advance) for i, m in todo))
+        # A pool of workers, not one task per cell: cells finish steadily (progress moves) and memory stays
+        # bounded on 20,000 rows, while the engine still has every request slot busy.
+        pending = iter(todo)
+
+        async def worker() -> None:
+            for index, metric in pending:
+                await one(index, metric, advance)
+
+        workers = min(len(todo), max(CELLS_IN_FLIGHT, 4 * ctx.engine.max_concurrency))
+        await asyncio.gather(*(worker() for _ in range(workers)))
     by_metric = {m.name: vars(usage[m.stage]) for m in metrics}
     by_metric.update(
         {f"{m.name}.embed": vars(usage[f"{m.stage}.embed"]) for m in metrics if m.needs_embeddings}

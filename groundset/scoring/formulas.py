@@ -98,15 +98,20 @@ def weighted_blend(scores: Sequence[float], weights: Sequence[float]) -> float:
 
 
 def cosine(a: npt.ArrayLike, b: npt.ArrayLike) -> float:
-    """a . b / (|a| |b|), clipped to [-1, 1]; NaN when either vector is all zeros (no direction)."""
+    """a . b / (|a| |b|), clipped to [-1, 1]; NaN when either vector is all zeros (no direction) or holds a
+    NaN or an infinity. Each vector is first scaled by its largest magnitude, so that the norms of very
+    small or very large vectors neither underflow to 0 nor overflow to infinity."""
     va = np.asarray(a, dtype=np.float64).ravel()
     vb = np.asarray(b, dtype=np.float64).ravel()
     if va.shape != vb.shape:
         raise ValueError(f"vectors differ in length: {va.size} vs {vb.size}")
-    norms = float(np.linalg.norm(va) * np.linalg.norm(vb))
-    if norms == 0.0:
+    if va.size == 0:
         return NAN
-    return float(np.clip(np.dot(va, vb) / norms, -1.0, 1.0))
+    scale_a, scale_b = float(np.max(np.abs(va))), float(np.max(np.abs(vb)))
+    if not (math.isfinite(scale_a) and math.isfinite(scale_b)) or scale_a == 0.0 or scale_b == 0.0:
+        return NAN
+    va, vb = va / scale_a, vb / scale_b
+    return float(np.clip(np.dot(va, vb) / (np.linalg.norm(va) * np.linalg.norm(vb)), -1.0, 1.0))
 
 
 def bootstrap_ci(

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..core.atomic import atomic_write_text
+from ..core.atomic import atomic_write_lines
 from ..core.errors import ConfigError
 from ..core.records import finite_or_none, none_as_nan
 from ..samples.dataset import EvaluationDataset
@@ -120,13 +120,16 @@ class EvaluationResult:
         if self.target_calls is not None:
             header["target"] = {"name": self.target, **self.target_summary()}
         calls = self.target_calls or [None] * len(self.cells)
-        lines = [json.dumps(finite_or_none(header), sort_keys=True, allow_nan=False)]
-        for sample, row, call in zip(self.dataset.to_list(), self.cells, calls, strict=True):
-            record = {"sample": sample, "cells": {m: asdict(c) for m, c in row.items()}}
-            if call is not None:
-                record["target"] = asdict(call)
-            lines.append(json.dumps(finite_or_none(record), ensure_ascii=False, allow_nan=False, default=str))
-        atomic_write_text(path, "\n".join(lines) + "\n")
+
+        def lines() -> Iterator[str]:  # streamed to the file: a big run is never one string in memory
+            yield json.dumps(finite_or_none(header), sort_keys=True, allow_nan=False)
+            for sample, row, call in zip(self.dataset.to_list(), self.cells, calls, strict=True):
+                record = {"sample": sample, "cells": {m: asdict(c) for m, c in row.items()}}
+                if call is not None:
+                    record["target"] = asdict(call)
+                yield json.dumps(finite_or_none(record), ensure_ascii=False, allow_nan=False, default=str)
+
+        atomic_write_lines(path, lines())
 
     @classmethod
     def load(cls, path: str | Path) -> EvaluationResult:

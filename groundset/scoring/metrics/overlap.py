@@ -74,7 +74,7 @@ class BleuScore(_OverlapMetric):
     def compare(self, response: str, reference: str) -> MetricResult:
         tokenize = self.tokenizer_for(reference)
         bleu = _sacrebleu().sentence_bleu(response, [reference], tokenize=tokenize)
-        score = bleu.score / 100
+        score = _unit(bleu.score)
         return MetricResult(score, f"BLEU {score:.3f} ({tokenize} tokens)", {"tokenize": tokenize})
 
 
@@ -98,8 +98,13 @@ class ChrfScore(_OverlapMetric):
         chrf = _sacrebleu().sentence_chrf(
             response, [reference], char_order=self.char_order, word_order=self.word_order, beta=self.beta
         )
-        score = chrf.score / 100
+        score = _unit(chrf.score)
         return MetricResult(score, f"chrF {score:.3f}")
+
+
+def _unit(percent: float) -> float:
+    """A sacrebleu score (0-100) on 0-1; its float sums give 100.00000000000004 for a perfect match."""
+    return min(max(percent / 100, 0.0), 1.0)
 
 
 class WordTokenizer:
