@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from ..personas.nouns import cjk_share
 from ..personas.roles import reads_as_role
 from .languages import Wording
-from .offline_questions import KINDS, term_pattern
-from .styles import LENGTHS, STYLES, mask_terms, unmask_terms
+from .offline_questions import checked_terms, term_pattern
+from .styles import mask_terms, unmask_terms
 
 __all__ = ["evidence_case", "local_question", "local_size"]
 
@@ -46,15 +46,7 @@ def local_question(
     Other terms are the section labels of the contexts (multi_hop_specific reads two, multi_hop_abstract
     up to four); ``persona`` is the asker's name, ``scope`` what the documentation is about.
     """
-    if kind not in KINDS:
-        raise ValueError(f"unknown question kind {kind!r}; expected one of: {', '.join(KINDS)}")
-    if length not in LENGTHS:
-        raise ValueError(f"unknown query length {length!r}; expected one of: {', '.join(LENGTHS)}")
-    if style not in STYLES:
-        raise ValueError(f"unknown query style {style!r}; expected one of: {', '.join(STYLES)}")
-    names = [re.sub(r"\s+", " ", t).strip() for t in terms]
-    if not names or not names[0]:
-        raise ValueError("terms[0] (what the question is about) must be a non-empty string")
+    names = checked_terms(kind, length, style, terms)
     term = names[0]
     rng = random.Random(f"{words.code}|{kind}|{seed}|{'|'.join(names)}")
     labels: list[str] = []

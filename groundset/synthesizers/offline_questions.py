@@ -219,15 +219,7 @@ def offline_question(
     multi_hop_specific reads terms[1:3] as the labels of its two contexts, multi_hop_abstract
     terms[1:5]; missing labels are taken from the first and last evidence sentences.
     """
-    if kind not in KINDS:
-        raise ValueError(f"unknown question kind {kind!r}; expected one of: {', '.join(KINDS)}")
-    if length not in LENGTHS:
-        raise ValueError(f"unknown query length {length!r}; expected one of: {', '.join(LENGTHS)}")
-    if style not in STYLES:
-        raise ValueError(f"unknown query style {style!r}; expected one of: {', '.join(STYLES)}")
-    names = [re.sub(r"\s+", " ", t).strip() for t in terms]
-    if not names or not names[0]:
-        raise ValueError("terms[0] (what the question is about) must be a non-empty string")
+    names = checked_terms(kind, length, style, terms)
     term = names[0]
     rng = random.Random(f"{kind}|{seed}|{'|'.join(names)}")
     fill = {"term": term, **agreement(term)}
@@ -309,3 +301,18 @@ def _phrase(sentence: str, exclude: set[str]) -> str:
 
 def _listing(labels: Sequence[str]) -> str:
     return ", ".join(labels[:-1]) + " and " + labels[-1] if len(labels) > 1 else "".join(labels)
+
+
+def checked_terms(kind: str, length: str, style: str, terms: Sequence[str]) -> list[str]:
+    """The question's terms with whitespace collapsed, after checking kind, length and style: the one
+    argument check of the English and the other languages' templates."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown question kind {kind!r}; expected one of: {', '.join(KINDS)}")
+    if length not in LENGTHS:
+        raise ValueError(f"unknown query length {length!r}; expected one of: {', '.join(LENGTHS)}")
+    if style not in STYLES:
+        raise ValueError(f"unknown query style {style!r}; expected one of: {', '.join(STYLES)}")
+    names = [re.sub(r"\s+", " ", t).strip() for t in terms]
+    if not names or not names[0]:
+        raise ValueError("terms[0] (what the question is about) must be a non-empty string")
+    return names
