@@ -131,7 +131,7 @@ def test_dataframe_round_trip(caplog):
 
 @pytest.mark.parametrize(
     "name",
-    ["label", "ticket_id", "team", "source", "category", "priority", "expected_behaviour", "notes"]
+    ["label", "ticket_id", "team", "source", "category", "priority", "expected_outcome", "notes"]
     + ["difficulty", "id", "score", "comments", "response_id", "question_id", "answered", "referee"],
 )
 def test_own_names_are_kept(name):

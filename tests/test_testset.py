@@ -76,7 +76,7 @@ def test_context_id_length_mismatch_names_both_fields():
 
 
 def test_other_validation_errors():
-    with pytest.raises(ValidationError, match="at least 1 item"):
+    with pytest.raises(ValidationError, match="reference_contexts must not be empty"):
         sample(reference_contexts=[], reference_context_ids=[])
     with pytest.raises(ValidationError, match=r"empty context\(s\) at \[1\]"):
         sample(reference_contexts=["ok", " "])
@@ -142,8 +142,10 @@ def test_jsonl_round_trip_is_exact_and_byte_identical(tmp_path: Path):
     assert len(lines) == 4 and lines[-1] == ""  # header, 2 samples, final newline
     assert json.loads(lines[0]) == {"_groundset_testset": 1, "metadata": ts.metadata}
     assert lines[0].index('"a"') < lines[0].index('"aa"') < lines[0].index('"b"') < lines[0].index('"seed"')
-    # model field order; review fields only once set, so older files and unreviewed samples stay as they were
-    unset_review = [f for f in TestsetSample.model_fields if f not in ("reviewed", "review_note")]
+    # model field order; review and question-kind fields only once set, so older files and plain samples
+    # stay as they were
+    optional = ("reviewed", "review_note", "expected_behaviour", "history", "distractor_contexts")
+    unset_review = [f for f in TestsetSample.model_fields if f not in (*optional, "distractor_context_ids")]
     assert list(json.loads(lines[1])) == unset_review
     assert "漢字" in text and "\x00" not in text
 

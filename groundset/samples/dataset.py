@@ -27,7 +27,8 @@ from .columns import check_extra_columns, check_names, kept_notice, write_back
 from .evaluation import KNOWN_NAMES, MultiTurnSample, SingleTurnSample, sample_from_row, valid_fields
 from .sequence import SampleSequence
 from .testset import FIELDS as TESTSET_FIELDS
-from .testset import HEADER_KEY, Testset
+from .testset import HEADER_KEY, Testset, TestsetSample
+from .turns import ANSWER, history_messages
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -211,15 +212,7 @@ class EvaluationDataset(SampleSequence[SingleTurnSample | MultiTurnSample]):
     def from_testset(cls, testset: Testset, *, locations: Iterable[str] | None = None) -> EvaluationDataset:
         """Questions with their reference answer and grounding; the generation details go to metadata
         (no extra columns: a Testset has only groundset's fields)."""
-        return cls(
-            (
-                SingleTurnSample(
-                    **item.model_dump(include=_FROM_TESTSET), metadata=item.model_dump(include=_META)
-                )
-                for item in testset
-            ),
-            locations=locations,
-        )
+        return cls((_evaluation_sample(item) for item in testset), locations=locations)
 
     # Writers.
 
@@ -358,3 +351,17 @@ def _import_pandas(caller: str) -> Any:
 
 def _read(path: str | Path) -> str:
     return read_text(path, "dataset")
+
+
+def _evaluation_sample(item: TestsetSample) -> SingleTurnSample:
+    """A test-set sample to score: a conversation's earlier turns become its history (user questions and
+    reference answers); a question to decline says so; near-miss chunk ids go to the metadata."""
+    metadata = item.model_dump(include=_META)
+    if item.distractor_context_ids:
+        metadata["distractor_context_ids"] = list(item.distractor_context_ids)
+    return SingleTurnSample(
+        **item.model_dump(include=_FROM_TESTSET),
+        history=history_messages(item.history) or None,
+        expected_behaviour=None if item.expected_behaviour == ANSWER else item.expected_behaviour,
+        metadata=metadata,
+    )

@@ -7,7 +7,7 @@ a list of characters, and a number silently turned into text hides a broken expo
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 from langchain_core.messages import BaseMessage
 from pydantic import BaseModel, ConfigDict, ValidationError, field_serializer, field_validator
@@ -88,7 +88,36 @@ class SingleTurnSample(_Sample):
     multi_responses: list[str] | None = None
     reference: str | None = None
     rubrics: dict[str, str] | None = None
+    # The conversation before user_input (a follow-up question leans on it): messages as in MultiTurnSample.
+    history: list[BaseMessage] | None = None
+    # "refuse": the documents do not answer the question, the system should say so; None or "answer": answer.
+    expected_behaviour: Literal["answer", "refuse"] | None = None
     metadata: dict[str, Any] = {}
+
+    @field_validator("history", mode="before")
+    @classmethod
+    def _check_history(cls, value: object) -> object:
+        return None if value is None or value == [] else check_conversation(value)
+
+    @field_validator("expected_behaviour", mode="before")
+    @classmethod
+    def _check_behaviour(cls, value: object) -> object:
+        if value is not None and value not in ("answer", "refuse"):
+            raise ValueError(f'must be "answer" or "refuse", got {value!r}')
+        return value
+
+    @field_serializer("history")
+    def _dump_history(self, messages: list[BaseMessage] | None) -> list[dict[str, Any]] | None:
+        return None if messages is None else [message_to_dict(message) for message in messages]
+
+    def asked(self) -> str | None:
+        """The question as a reader of the conversation sees it: user_input, after the earlier turns when
+        there are some (what a judge needs to tell what "and for the second one?" asks)."""
+        if not self.history or self.user_input is None:
+            return self.user_input
+        lines = [f"{'User' if m.type == 'human' else 'Assistant'}: {m.text}" for m in self.history]
+        earlier = "\n".join(lines)
+        return f"Earlier in the conversation:\n{earlier}\n\nThe question now: {self.user_input}"
 
     @field_validator(*_LIST_FIELDS, mode="before")
     @classmethod

@@ -10,19 +10,19 @@ import csv
 import io
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import ValidationError
 
 from .._version import __version__
 from ..core import records as files
 from ..core.atomic import atomic_write_text
 from ..core.errors import ConfigError
-from ..core.hashing import stable_hash
 from ..core.records import from_spreadsheet, json_lines, json_problem, read_text, spreadsheet_safe
 from .sequence import SampleSequence
+from .testset_sample import _FLAGS, _JSON_FIELDS, FIELDS, TestsetSample, sample_record
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -34,112 +34,6 @@ FORMAT_VERSION = 1
 PANDAS_ATTR = "groundset_metadata"
 CSV_META_SUFFIX = ".meta.json"
 _PANDAS_HINT = "pip install pandas (or pip install 'groundset[pandas]')"
-
-
-class TestsetSample(BaseModel):
-    """One grounded question: what to ask, the expected answer, and the chunks that support it.
-
-    ``id`` is the sample's identity: ``create`` computes it once from the contexts and the question as
-    generated, and nothing recomputes or checks it later. A person may edit ``user_input`` or
-    ``reference`` (and set ``reviewed``, with a ``review_note``): the id stays, so the edited sample
-    is still the same sample to a refresh, a diff and a score history.
-    """
-
-    __test__ = False  # not a pytest test class, despite the name
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    id: str = Field(min_length=1)
-    user_input: str
-    reference: str
-    reference_contexts: list[str] = Field(min_length=1)
-    reference_context_ids: list[str]
-    source_documents: list[str]
-    synthesizer: str = Field(min_length=1)
-    persona: str = ""
-    style: str = ""
-    length: str = ""
-    terms: list[str] = []
-    graph_fingerprint: str = ""
-    generator_model: str = ""
-    groundset_version: str = __version__
-    reviewed: bool = False  # a person checked (and maybe edited) it: a refresh never drops it silently
-    review_note: str = ""
-
-    @field_validator("user_input", "reference", "reference_contexts")
-    @classmethod
-    def _not_blank(cls, value: str | list[str]) -> str | list[str]:
-        texts = value if isinstance(value, list) else [value]
-        blank = [i for i, text in enumerate(texts) if not text.strip()]
-        if blank:
-            raise ValueError(
-                "must not be empty" if isinstance(value, str) else f"empty context(s) at {blank}"
-            )
-        return value
-
-    @field_validator("source_documents")
-    @classmethod
-    def _unique_documents(cls, value: list[str]) -> list[str]:
-        if len(set(value)) != len(value):
-            raise ValueError("must not repeat a document (use TestsetSample.create to deduplicate)")
-        return value
-
-    @model_validator(mode="after")
-    def _ids_match_contexts(self) -> TestsetSample:
-        if len(self.reference_context_ids) != len(self.reference_contexts):
-            raise ValueError(
-                f"reference_context_ids has {len(self.reference_context_ids)} item(s) but "
-                f"reference_contexts has {len(self.reference_contexts)}; they must pair up one to one"
-            )
-        return self
-
-    def __hash__(self) -> int:  # equal samples have equal ids; list fields make the default hash fail
-        return hash(self.id)
-
-    @staticmethod
-    def make_id(reference_contexts: Sequence[str], user_input: str) -> str:
-        """Identity of a question over its grounding: regenerating the same question gives the same id."""
-        return "s-" + stable_hash({"contexts": list(reference_contexts), "question": user_input}, length=16)
-
-    @classmethod
-    def create(
-        cls,
-        *,
-        user_input: str,
-        reference: str,
-        reference_contexts: Sequence[str],
-        reference_context_ids: Sequence[str],
-        synthesizer: str,
-        source_documents: Iterable[str] = (),
-        persona: str = "",
-        style: str = "",
-        length: str = "",
-        terms: Sequence[str] = (),
-        graph_fingerprint: str = "",
-        generator_model: str = "",
-    ) -> TestsetSample:
-        """Build a sample with its id computed and its source documents deduplicated in first-seen order."""
-        return cls(
-            id=cls.make_id(reference_contexts, user_input),
-            user_input=user_input,
-            reference=reference,
-            reference_contexts=list(reference_contexts),
-            reference_context_ids=list(reference_context_ids),
-            source_documents=list(dict.fromkeys(source_documents)),
-            synthesizer=synthesizer,
-            persona=persona,
-            style=style,
-            length=length,
-            terms=list(terms),
-            graph_fingerprint=graph_fingerprint,
-            generator_model=generator_model,
-        )
-
-
-FIELDS: tuple[str, ...] = tuple(TestsetSample.model_fields)
-_LIST_FIELDS = frozenset(
-    name for name, info in TestsetSample.model_fields.items() if info.annotation == list[str]
-)
-_FLAGS = frozenset(name for name, info in TestsetSample.model_fields.items() if info.annotation is bool)
 
 
 class Testset(SampleSequence[TestsetSample]):
@@ -232,7 +126,7 @@ class Testset(SampleSequence[TestsetSample]):
         writer = csv.writer(buffer)
         writer.writerow(FIELDS)
         for row in self.to_dicts():
-            writer.writerow([_dumps(row[f]) if f in _LIST_FIELDS else _cell(row[f]) for f in FIELDS])
+            writer.writerow([_dumps(row[f]) if f in _JSON_FIELDS else _cell(row[f]) for f in FIELDS])
         atomic_write_text(path, buffer.getvalue())
         header = {HEADER_KEY: FORMAT_VERSION, "metadata": self.metadata}
         atomic_write_text(_meta_path(path), _dumps(header, sort_keys=True) + "\n")
@@ -256,7 +150,7 @@ class Testset(SampleSequence[TestsetSample]):
             if len(row) != len(columns):
                 raise ConfigError(f"{where}: expected {len(columns)} cells, found {len(row)}")
             fields = {
-                c: _parse_list(cell, c, where) if c in _LIST_FIELDS else from_spreadsheet(cell)
+                c: _parse_list(cell, c, where) if c in _JSON_FIELDS else from_spreadsheet(cell)
                 for c, cell in zip(columns, row, strict=True)
                 if c not in _FLAGS or cell.strip()  # an empty "reviewed" cell: not reviewed
             }
@@ -292,21 +186,11 @@ class Testset(SampleSequence[TestsetSample]):
                     value = list(value) if isinstance(value, tuple) else value.tolist()
                 if not isinstance(value, list) and pandas.isna(value):
                     continue  # an empty cell: the field's default applies, or "Field required"
-                if str(column) in _LIST_FIELDS and isinstance(value, str):
+                if str(column) in _JSON_FIELDS and isinstance(value, str):
                     value = _parse_list(value, str(column), f"DataFrame {where}")
                 record[str(column)] = value
             records.append((where, record))
         return _build("DataFrame", records, dict(frame.attrs.get(PANDAS_ATTR) or {}))
-
-
-def sample_record(sample: TestsetSample) -> dict[str, Any]:
-    """A sample's JSONL record. The review fields are left out while unset, so a file written before they
-    existed, or a sample nobody reviewed, is written byte for byte as before."""
-    data = sample.model_dump(mode="json")
-    for name in ("reviewed", "review_note"):
-        if not data[name]:
-            del data[name]
-    return data
 
 
 def _cell(value: Any) -> str:

@@ -14,9 +14,11 @@ from ..core.models import describe_model, is_offline, resolve_llm
 from ..kg.graph import KnowledgeGraph
 from ..personas.language import check_language, language_label, nodes_language
 from ..samples.testset import TestsetSample
+from .answer_first import answer_slots
 from .fact_index import FactIndex
 from .facts import Fact
 from .prompts import QueryInput, QueryPrompt, evidence_groups, task_text
+from .quality import QualityGate
 from .scenarios import PersonaPool, QueryMix, Scenario
 
 # (chunk ids, terms, facts): the first term is what the question is about; the facts (answer-first
@@ -118,6 +120,11 @@ class Synthesizer(ABC):
             graph_fingerprint=graph_fingerprint,
             generator_model=describe_model(self.llm),
         )
+
+    async def check(self, gate: QualityGate, sample: TestsetSample, scenario: Scenario) -> str | None:
+        """None when ``sample`` passes the quality gate, else the rejection reason. A kind whose sample is
+        not a plain grounded answer (a question to decline, a conversation) checks what it promises."""
+        return await gate.check(sample, answer_slots(scenario.facts))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"

@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from langchain_core.documents import Document
 
 from ..core.aio import run_sync
@@ -31,48 +32,15 @@ from ..kg.graph import KnowledgeGraph, NodeKind
 from ..personas import Persona, agenerate_personas
 from ..personas.language import check_language
 from ..samples.testset import Testset, TestsetSample
-from .answer_first import answer_slots
 from .base import Synthesizer
-from .multi_hop import MultiHopAbstractQuerySynthesizer, MultiHopSpecificQuerySynthesizer
 from .quality import Deduper, QualityGate
+from .registry import DEFAULT_KINDS, SHORT_NAMES, SYNTHESIZERS, parse_distribution
 from .scenarios import PersonaPool, QueryMix, Scenario, largest_remainder
-from .single_hop import SingleHopSpecificQuerySynthesizer
 from .spread import ContextBudget, preferred_first, take_waves
 
 log = logging.getLogger("groundset.synthesizers")
-SHORT_NAMES = {
-    "single": "single_hop_specific",
-    "multi_abstract": "multi_hop_abstract",
-    "multi_specific": "multi_hop_specific",
-}
-SYNTHESIZERS: dict[str, type[Synthesizer]] = {
-    cls.name: cls
-    for cls in (
-        SingleHopSpecificQuerySynthesizer,
-        MultiHopAbstractQuerySynthesizer,
-        MultiHopSpecificQuerySynthesizer,
-    )
-}
 SCENARIO_POOL_FACTOR = 3
 PREFER_LOOKAHEAD = 20_000  # with ``prefer``: how many scenarios to look through for preferred ones
-
-
-def parse_distribution(text: str) -> dict[str, float]:
-    """``single=0.5,multi_abstract=0.25,multi_specific=0.25`` -> weights by synthesizer name."""
-    weights: dict[str, float] = {}
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        name, sep, value = part.partition("=")
-        name = SHORT_NAMES.get(name.strip(), name.strip())
-        if not sep or name not in SYNTHESIZERS:
-            valid = ", ".join([*SHORT_NAMES, *SYNTHESIZERS])
-            raise ValueError(f"bad distribution entry {part!r}: write name=weight with a name among {valid}")
-        try:
-            weights[name] = float(value)
-        except ValueError:
-            raise ValueError(f"bad distribution entry {part!r}: {value!r} is not a number") from None
-    if not weights or any(w < 0 for w in weights.values()) or sum(weights.values()) <= 0:
-        raise ValueError(f"distribution {text!r} needs non-negative weights with a positive sum")
-    return weights
 
 
 class TestsetGenerator:
@@ -105,7 +73,7 @@ class TestsetGenerator:
         self.duplicate_threshold = duplicate_threshold or cosine_thresholds(self.embeddings)[1]
 
     def default_distribution(self) -> list[tuple[Synthesizer, float]]:
-        return [(self._synthesizer(name), 1 / 3) for name in SYNTHESIZERS]
+        return [(self._synthesizer(name), 1 / len(DEFAULT_KINDS)) for name in DEFAULT_KINDS]
 
     def _synthesizer(self, name: str) -> Synthesizer:
         return SYNTHESIZERS[name](self.llm, engine=self.engine, mix=self.mix, language=self.language)
@@ -154,9 +122,14 @@ class TestsetGenerator:
             engine=engine,
             language=self.language,
         )
-        vectors = await engine.embed(
-            self.embeddings, [f"{p.name}: {p.role_description}" for p in personas], stage="synth.embed"
-        )
+        described = [f"{p.name}: {p.role_description}" for p in personas]
+        vectors = await self._embed(engine, described, failures := [])
+        if vectors is None:  # personas then go to scenarios at random (seeded), not by content
+            notes.append(
+                f"persona embeddings failed ({_describe(failures[0])[:200]}); personas drawn at random"
+            )
+            log.warning(notes[-1])
+            vectors = np.zeros((len(personas), 0), dtype=np.float32)
         pool = PersonaPool(personas, vectors)
         counts = list(per_synthesizer or largest_remainder([w for _, w in distribution], testset_size))
         queues: list[list[Scenario]] = []
@@ -265,9 +238,11 @@ class TestsetGenerator:
                         *(self._draft(distribution[i][0], s, fingerprint, failures) for i, s in flat)
                     )
                     texts = [d.user_input for d, reason in drafts if reason is None]
-                    vectors = iter(
-                        await engine.embed(self.embeddings, texts, stage="synth.embed") if texts else []
-                    )
+                    matrix = await self._embed(engine, texts, failures) if texts else []
+                    if matrix is None:  # lost: this wave's drafts (no duplicate check), not the run
+                        failures.extend(failures[-1:] * (len(texts) - 1))  # one failure per lost draft
+                        drafts = [(None, "failed: embeddings") if r is None else (d, r) for d, r in drafts]
+                    vectors = iter(matrix if matrix is not None else [])
                     # Duplicates go before the gate: a question already asked costs no verdict call.
                     pending = Deduper(self.duplicate_threshold, within=deduper)
                     screened: list[tuple[TestsetSample | None, str | None, Any]] = []
@@ -278,8 +253,10 @@ class TestsetGenerator:
                         screened.append((sample, reason, vector))
                     verdicts = await asyncio.gather(
                         *(
-                            self._gate(gate, sample, scenario, failures) if reason is None else _given(reason)
-                            for (_, scenario), (sample, reason, _) in zip(flat, screened, strict=True)
+                            self._gate(distribution[i][0], gate, sample, scenario, failures)
+                            if reason is None
+                            else _given(reason)
+                            for (i, scenario), (sample, reason, _) in zip(flat, screened, strict=True)
                         )
                     )
                     for (i, scenario), (sample, _, vector), reason in zip(
@@ -297,6 +274,19 @@ class TestsetGenerator:
                             rejections[reason or "rejected"] += 1
         return [s for group in kept for s in group], rejections, failures, budget.overused()
 
+    async def _embed(self, engine: CallEngine, texts: list[str], failures: list[BaseException]) -> Any:
+        """The texts' vectors, or None (the error kept in ``failures``) when embedding fails for good."""
+        try:
+            return await engine.embed(self.embeddings, texts, stage="synth.embed")
+        except (ConfigError, OfflineUnsupported):
+            raise
+        except Exception as exc:
+            if being_cancelled():
+                raise
+            failures.append(exc)
+            log.info("embedding %d text(s) failed: %s", len(texts), _describe(exc))
+            return None
+
     async def _draft(
         self, synth: Synthesizer, scenario: Scenario, fingerprint: str, failures: list[BaseException]
     ) -> tuple[TestsetSample | None, str | None]:
@@ -307,10 +297,15 @@ class TestsetGenerator:
         )
 
     async def _gate(
-        self, gate: QualityGate, sample: TestsetSample, scenario: Scenario, failures: list[BaseException]
+        self,
+        synth: Synthesizer,
+        gate: QualityGate,
+        sample: TestsetSample,
+        scenario: Scenario,
+        failures: list[BaseException],
     ) -> str | None:
         """None when the sample passes the quality gate, else the rejection reason."""
-        checked = gate.check(sample, answer_slots(scenario.facts))
+        checked = synth.check(gate, sample, scenario)
         verdict, failed = await self._guarded(checked, scenario, failures)
         return failed or verdict
 

@@ -193,7 +193,7 @@ async def arefresh_testset(
     generator = generator or TestsetGenerator()
     distribution = _weights(generator, old, query_distribution)
     fresh_sources = set(documents["new"]) | set(documents["changed"])
-    used = {node for s in kept for node in s.reference_context_ids}
+    used = {node for s in kept for node, _ in s.grounding()}
     prefer = {c for c in kg.nodes(NodeKind.CHUNK) if kg.get(c)["source"] in fresh_sources and c not in used}
     need = size - len(kept)
     made: Testset | None = None
@@ -261,7 +261,7 @@ def _classify(
     """None when every context is still a chunk of ``kg`` with the same text, else why not."""
     intact: set[str] = set()
     changed_ids: list[str] = []
-    for node, text in zip(sample.reference_context_ids, sample.reference_contexts, strict=True):
+    for node, text in sample.grounding():
         data = kg.get(node) if node in kg else None
         if data is not None and data.get("kind") == NodeKind.CHUNK.value and data.get("text") == text:
             intact.add(data["source"])

@@ -1,0 +1,44 @@
+"""The kinds of question groundset writes, by name: what ``--distribution`` and ``--kinds`` accept.
+
+The default test set mixes the three answerable kinds (single-hop specific, multi-hop specific and
+abstract); ``--kinds all`` adds the kinds that probe failures users hit most (see each module).
+"""
+
+from __future__ import annotations
+
+from .base import Synthesizer
+from .multi_hop import MultiHopAbstractQuerySynthesizer, MultiHopSpecificQuerySynthesizer
+from .single_hop import SingleHopSpecificQuerySynthesizer
+
+SHORT_NAMES = {
+    "single": "single_hop_specific",
+    "multi_abstract": "multi_hop_abstract",
+    "multi_specific": "multi_hop_specific",
+}
+SYNTHESIZERS: dict[str, type[Synthesizer]] = {
+    cls.name: cls
+    for cls in (
+        SingleHopSpecificQuerySynthesizer,
+        MultiHopAbstractQuerySynthesizer,
+        MultiHopSpecificQuerySynthesizer,
+    )
+}
+DEFAULT_KINDS: tuple[str, ...] = tuple(SYNTHESIZERS)  # what a test set mixes unless told otherwise
+
+
+def parse_distribution(text: str) -> dict[str, float]:
+    """``single=0.5,multi_abstract=0.25,multi_specific=0.25`` -> weights by synthesizer name."""
+    weights: dict[str, float] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, sep, value = part.partition("=")
+        name = SHORT_NAMES.get(name.strip(), name.strip())
+        if not sep or name not in SYNTHESIZERS:
+            valid = ", ".join([*SHORT_NAMES, *SYNTHESIZERS])
+            raise ValueError(f"bad distribution entry {part!r}: write name=weight with a name among {valid}")
+        try:
+            weights[name] = float(value)
+        except ValueError:
+            raise ValueError(f"bad distribution entry {part!r}: {value!r} is not a number") from None
+    if not weights or any(w < 0 for w in weights.values()) or sum(weights.values()) <= 0:
+        raise ValueError(f"distribution {text!r} needs non-negative weights with a positive sum")
+    return weights
