@@ -206,7 +206,6 @@ def test_a_duplicate_draft_costs_no_verdict_call(stub, real_graph):
     verdicts = [r for r in stub.chat_requests if '"statements"' in r.body["messages"][-1]["content"]]
     duplicates = rejections["near-duplicate question"] + rejections.get("same reference as a kept sample", 0)
     assert len(verdicts) == len(drafted) - duplicates  # duplicates are dropped before their verdict call
-    assert all("prometheus" not in s.reference.casefold() for s in testset)
 
 
 def test_a_corpus_without_entity_overlaps_hands_the_share_over(tmp_path):
@@ -261,5 +260,9 @@ def test_generate_from_a_saved_graph_with_user_personas_and_personas_command(tmp
 def test_generate_argument_errors(tmp_path, capsys):
     assert main(["generate", "-n", "3", "--out", str(tmp_path / "x.jsonl")]) == 2
     assert "exactly one" in capsys.readouterr().err
-    assert main(["generate", EXAMPLES, "--distribution", "single=1,triple=2", "-q"]) == 1
+    assert main(["generate", EXAMPLES, "--distribution", "single=1,triple=2", "-q"]) == 2  # a usage error
     assert "bad distribution entry 'triple=2'" in capsys.readouterr().err
+    assert main(["generate", EXAMPLES, "--kinds", "single,triple", "-q"]) == 2
+    assert "unknown kind(s) triple; choose among all, default" in capsys.readouterr().err
+    assert main(["generate", EXAMPLES, "--kinds", "all", "--distribution", "single=1", "-q"]) == 2
+    assert "not both" in capsys.readouterr().err

@@ -1,4 +1,4 @@
-"""Output safety: --out never destroys what is not ours, checks run first, modes follow the umask."""
+"""Output safety: --out never destroys what is not ours, checks run first, new outputs are private."""
 
 from __future__ import annotations
 
@@ -228,18 +228,28 @@ def test_a_save_checks_its_folder_once(tmp_path, monkeypatch):
 
 
 @posix_only
-@pytest.mark.parametrize(("umask", "file_mode", "dir_mode"), [(0o022, 0o644, 0o755), (0o077, 0o600, 0o700)])
+@pytest.mark.parametrize(("umask", "file_mode", "dir_mode"), [(0o022, 0o600, 0o700), (0o077, 0o600, 0o700)])
 def test_outputs_follow_the_umask(tmp_path, umask, file_mode, dir_mode):
+    """Outputs hold document text: new ones are private to the user whatever the umask allows, and an
+    output that replaces one keeps the mode the user gave it."""
+    shared = tmp_path / "shared.jsonl"
+    shared.write_text("old\n")
+    shared.chmod(0o644)
     old = os.umask(umask)
     try:
         tiny_graph().save(tmp_path / "kg")
         atomic_write_text(tmp_path / "run.jsonl", "{}\n")
+        atomic_write_text(tmp_path / "new" / "deep" / "report.html", "<p>x</p>\n")
+        atomic_write_text(shared, "new\n")
         save_personas([Persona(name="On-call SRE", role_description="keeps it up")], tmp_path / "p.yaml")
     finally:
         os.umask(old)
-    assert mode(tmp_path / "kg") == dir_mode
-    files = [p for p in (tmp_path / "kg").iterdir()] + [tmp_path / "run.jsonl", tmp_path / "p.yaml"]
+    folders = [tmp_path / "kg", tmp_path / "new", tmp_path / "new" / "deep"]
+    assert {p.name: mode(p) for p in folders} == {p.name: dir_mode for p in folders}
+    files = [*(tmp_path / "kg").iterdir(), tmp_path / "run.jsonl", tmp_path / "p.yaml"]
+    files.append(tmp_path / "new" / "deep" / "report.html")
     assert {p.name: mode(p) for p in files} == {p.name: file_mode for p in files}
+    assert shared.read_text() == "new\n" and mode(shared) == 0o644
 
 
 @posix_only
@@ -251,8 +261,10 @@ def test_an_existing_output_keeps_its_mode(tmp_path):
     assert run.read_text() == "new\n" and mode(run) == 0o640
     tiny_graph().save(tmp_path / "kg")
     (tmp_path / "kg").chmod(0o750)
+    (tmp_path / "kg" / "graph.json").chmod(0o640)
     tiny_graph("beta").save(tmp_path / "kg")
-    assert mode(tmp_path / "kg") == 0o750
+    assert mode(tmp_path / "kg") == 0o750 and mode(tmp_path / "kg" / "graph.json") == 0o640
+    assert mode(tmp_path / "kg" / "embedding.npy") == 0o600  # its namesake was private too
 
 
 # -- the docs folder -----------------------------------------------------------------------------

@@ -30,12 +30,11 @@ class RegressionFound(click.ClickException):
 
 
 def compare(
+    # No exists=True on the runs: click would print a usage block; the loader says it in one line.
     run_a: Annotated[
         Path,
         typer.Argument(
             metavar="RUN_A",
-            exists=True,
-            dir_okay=False,
             help="The baseline run: a run file from `groundset score --out` or `groundset evaluate --out`.",
         ),
     ],
@@ -43,8 +42,6 @@ def compare(
         Path,
         typer.Argument(
             metavar="RUN_B",
-            exists=True,
-            dir_okay=False,
             help="The run to judge against the baseline (same test set); differences are B minus A.",
         ),
     ],

@@ -51,7 +51,16 @@ def generate(
     distribution: Annotated[
         str | None,
         typer.Option(
-            help="Weights per synthesizer, e.g. single=0.5,multi_abstract=0.25,multi_specific=0.25."
+            help="Weights per kind of question, e.g. single=0.5,multi_abstract=0.25,out_of_scope=0.25 "
+            "(kinds: see --kinds)."
+        ),
+    ] = None,
+    kinds: Annotated[
+        str | None,
+        typer.Option(
+            help="Kinds of question, in equal shares: 'default' (single_hop_specific, multi_hop_specific, "
+            "multi_hop_abstract), 'all' (adds out_of_scope, distracting, situational, double, comparative, "
+            "conversational) or a comma list of kinds. Use --distribution for other shares."
         ),
     ] = None,
     personas_file: Annotated[Path | None, typer.Option("--personas", help="Personas (JSON or YAML).")] = None,
@@ -111,7 +120,13 @@ def generate(
     from ..core import track
     from ..kg import KnowledgeGraph, build_knowledge_graph
     from ..personas import load_personas
-    from ..synthesizers import Testset, TestsetGenerator, parse_distribution, refresh_testset
+    from ..synthesizers import (
+        Testset,
+        TestsetGenerator,
+        kinds_distribution,
+        parse_distribution,
+        refresh_testset,
+    )
 
     if (docs is None) == (kg_dir is None):
         raise typer.BadParameter("give either DOCS or --kg KG_DIR (exactly one)")
@@ -119,7 +134,13 @@ def generate(
     old = None
     if refresh is not None:  # read first: a bad file costs a second, not a build
         old = Testset.from_csv(refresh) if refresh.suffix.lower() == ".csv" else Testset.from_jsonl(refresh)
-    weights = parse_distribution(distribution) if distribution else None
+    if distribution and kinds:
+        raise typer.BadParameter("give --kinds or --distribution, not both (--distribution sets the shares)")
+    try:
+        weights = parse_distribution(distribution) if distribution else None
+        weights = kinds_distribution(kinds) if kinds else weights
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
     personas = load_personas(personas_file) if personas_file else None
     if docs is not None:
         save_kg = _check_before_build(docs, save_kg, force, include, exclude)

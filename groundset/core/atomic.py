@@ -3,6 +3,9 @@
 Every artefact groundset writes (graphs, test sets, runs, personas) goes through here, so an interrupted
 run leaves the previous output intact. The check of an output folder lives here too, so the CLI (before a
 long build) and the Python API (at save time) refuse exactly the same things.
+
+Outputs hold document text, so a new one is private to the user (files 0600, folders 0700, less the umask);
+one that replaces an output keeps that output's mode, so a user who shared it on purpose keeps that.
 """
 
 from __future__ import annotations
@@ -28,13 +31,14 @@ __all__ = [
 ]
 
 _FORCE_HINT = "use --force (force=True in Python) to replace it and everything in it"
+FILE_MODE = 0o600  # a new output file, before the umask
+DIR_MODE = 0o700  # a new output folder, before the umask
 
 
 def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     """Write ``data`` to a temp file beside ``path``, fsync it, then rename it over ``path``.
 
-    The file gets the mode of the file it replaces, or what a plain ``open()`` would give (the umask),
-    not the private 0600 of ``mkstemp``.
+    The file gets the mode of the file it replaces, or ``FILE_MODE`` less the umask when it is new.
     """
     with _replacing(path) as handle:
         handle.write(data)
@@ -63,9 +67,9 @@ def _replacing(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
     What a killed earlier writer of ``path`` left beside it is removed first (see ``_remove_stale``).
     """
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    _make_folders(target.parent)
     _remove_stale(target)
-    mode = _mode_for(target, 0o666)
+    mode = _mode_for(target, FILE_MODE)
     fd, tmp = tempfile.mkstemp(prefix=_temp_prefix(target), suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -222,16 +226,18 @@ def atomic_directory(
     unless ``checked`` says it is what that check returned: a caller that checks before its own long
     work need not pay for (or report) the check twice.
     The staged files are fsynced before the rename, and a target that exists is moved aside and put
-    back if the rename fails, so the previous output survives every failure.
+    back if the rename fails, so the previous output survives every failure. Each staged file and
+    subfolder gets the mode of its namesake in the replaced output, or the private default when new.
     """
     target = Path(path) if checked else check_output_dir(path, marker=marker, force=force)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    _make_folders(target.parent)
     _remove_stale(target)
-    mode = _mode_for(target, 0o777)
+    mode = _mode_for(target, DIR_MODE)
     staging = Path(tempfile.mkdtemp(prefix=_temp_prefix(target), suffix=".tmp", dir=target.parent))
     try:
         os.chmod(staging, mode)
         yield staging
+        _settle_modes(staging, target)
         _fsync_tree(staging)
         _swap(staging, target)
     except BaseException:
@@ -292,8 +298,35 @@ def _fsync_dir(folder: Path) -> None:
             os.close(fd)
 
 
+def _settle_modes(staging: Path, target: Path) -> None:
+    """Modes for what the caller staged: a plain write gives 0644 under the usual umask, which would let
+    other users read document text. Bottom-up, so a read-only old folder's mode is set after its files."""
+    for folder, dirs, files in os.walk(staging, topdown=False):
+        relative = Path(folder).relative_to(staging)
+        for name, default in [*((f, FILE_MODE) for f in files), *((d, DIR_MODE) for d in dirs)]:
+            place, before = Path(folder) / name, target / relative / name
+            if place.is_symlink():
+                continue
+            same_kind = before.is_dir() == place.is_dir()
+            os.chmod(place, _mode_for(before, default) if same_kind else default & ~_umask())
+
+
+def _make_folders(folder: Path) -> None:
+    """Create ``folder`` and its missing parents as new output folders (``DIR_MODE`` less the umask);
+    ``Path.mkdir(parents=True)`` would give the parents the open 0777 less the umask."""
+    if folder.is_dir():
+        return
+    if folder.parent != folder:
+        _make_folders(folder.parent)
+    try:
+        folder.mkdir(mode=DIR_MODE)
+    except FileExistsError:
+        if not folder.is_dir():
+            raise
+
+
 def _mode_for(target: Path, default: int) -> int:
-    """Keep the mode of the output being replaced; a new one gets ``default`` less the umask, like open()."""
+    """Keep the mode of the output being replaced; a new one gets ``default`` less the umask."""
     try:
         return stat.S_IMODE(target.stat().st_mode)
     except OSError:

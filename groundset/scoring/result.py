@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -13,11 +14,13 @@ import numpy as np
 
 from ..core.atomic import atomic_write_lines
 from ..core.errors import ConfigError
-from ..core.records import finite_or_none, none_as_nan
+from ..core.records import finite_or_none, json_lines, none_as_nan
 from ..samples.dataset import EvaluationDataset
+from ..samples.messages import kind
 from .formulas import bootstrap_ci
 
 HEADER_KEY = "_groundset_run"
+FORMAT_VERSION = 1
 
 
 @dataclass
@@ -111,7 +114,7 @@ class EvaluationResult:
         Strict JSON: a score that could not be computed is ``null`` with its reason or error beside it.
         """
         header = {
-            HEADER_KEY: 1,
+            HEADER_KEY: FORMAT_VERSION,
             "metrics": self.metrics,
             "aggregate": self.aggregate(),
             "usage": self.usage,
@@ -133,35 +136,31 @@ class EvaluationResult:
 
     @classmethod
     def load(cls, path: str | Path) -> EvaluationResult:
-        text = Path(path).read_text(encoding="utf-8")
-        lines = [line for line in text.split("\n") if line.strip()]
-        try:
-            header = json.loads(lines[0]) if lines else {}
-        except ValueError as exc:
-            raise ConfigError(f"{path} line 1: not a groundset run file ({exc})") from exc
-        if header.get(HEADER_KEY) != 1:
-            raise ConfigError(f"{path} is not a groundset run file (no header line); write one with to_jsonl")
-        samples, cells, calls = [], [], []
-        for number, line in enumerate(lines[1:], start=2):
-            try:
-                record = json.loads(line)
-                samples.append(record["sample"])
-                cells.append(
-                    {m: Cell(**{**c, "value": none_as_nan(c["value"])}) for m, c in record["cells"].items()}
-                )
-                if "target" in record:
-                    call = record["target"]
-                    calls.append(TargetCall(none_as_nan(call.get("latency_s")), call.get("error", "")))
-            except (ValueError, KeyError, TypeError) as exc:
-                raise ConfigError(f"{path} line {number}: broken run record ({exc})") from exc
+        """Read a run file written by :meth:`to_jsonl`. It may be old, hand-edited or cut short, so every
+        problem is one ConfigError naming the file, the line and the field, never a stray exception."""
+        records = json_lines(path, "run file")
+        number, header = _first_record(records, path)
+        top = f"{path} line {number}"
+        metrics = _check_header(header, top)
+        has_target = "target" in header
+        samples, where, cells, calls = [], [], [], []
+        for number, record in records:
+            at = f"{path} line {number}"
+            if not isinstance(record, dict):
+                raise ConfigError(f"{at}: broken run record (expected an object, got {kind(record)})")
+            samples.append(_part(record, "sample", at))
+            where.append(at)
+            cells.append(_cells(_part(record, "cells", at), metrics, at))
+            if has_target:  # the header says a target was asked, so every sample has its call
+                calls.append(_target_call(_part(record, "target", at), at))
         return cls(
-            EvaluationDataset.from_list(samples, notify=False),
-            list(header["metrics"]),
+            EvaluationDataset.from_list(samples, notify=False, where=where),
+            metrics,
             cells,
             header.get("usage", {}),
             header.get("notes", {}),
-            target=(header.get("target") or {}).get("name", ""),
-            target_calls=calls if "target" in header else None,
+            target=header.get("target", {}).get("name", ""),
+            target_calls=calls if has_target else None,
         )
 
     def __repr__(self) -> str:
@@ -180,3 +179,114 @@ def metric_names(metrics: Sequence[Any]) -> list[str]:
     if duplicates:
         raise ValueError(f"metric names must be unique, got {sorted(duplicates)} twice")
     return names
+
+
+CELL_FIELDS = frozenset(f.name for f in fields(Cell))
+
+
+def _first_record(records: Iterator[tuple[int, Any]], path: str | Path) -> tuple[int, Any]:
+    """The header record. A first line that is not JSON is most often a wrong or truncated file, so the
+    message says that before the JSON detail."""
+    head = f"{path} line 1: "
+    try:
+        first = next(records, None)
+    except ConfigError as exc:
+        if not str(exc).startswith(head):
+            raise
+        raise ConfigError(f"{head}not a groundset run file ({str(exc).removeprefix(head)})") from None
+    if first is None:
+        raise ConfigError(f"{path} is not a groundset run file (it is empty); write one with to_jsonl")
+    return first
+
+
+def _check_header(header: Any, at: str) -> list[str]:
+    """The metric names, once the header is known to be a version-1 run header with fields of the right
+    types: a wrong one would otherwise fail later, in the report, far from its cause."""
+    if not isinstance(header, dict) or HEADER_KEY not in header:
+        raise ConfigError(
+            f"{at}: not a groundset run file (no header line); write one with to_jsonl or --out"
+        )
+    if header[HEADER_KEY] != FORMAT_VERSION:
+        raise ConfigError(
+            f"{at}: run file format {header[HEADER_KEY]!r}, but this groundset reads format "
+            f"{FORMAT_VERSION}; upgrade groundset or score the run again"
+        )
+    if "metrics" not in header:
+        raise ConfigError(f"{at}: metrics: missing from the run header")
+    metrics = header["metrics"]
+    if not isinstance(metrics, list) or not all(isinstance(name, str) and name for name in metrics):
+        raise ConfigError(f"{at}: metrics: must be a list of metric names, got {kind(metrics)}")
+    twice = [name for name in metrics if metrics.count(name) > 1]
+    if twice:
+        raise ConfigError(f"{at}: metrics: {twice[0]!r} is listed twice")
+    for stage, counts in _object(header.get("usage", {}), f"{at}: usage").items():
+        for name, value in _object(counts, f"{at}: usage.{_key(stage)}").items():
+            _number(value, f"{at}: usage.{_key(stage)}.{_key(name)}")
+    for name, text in _object(header.get("notes", {}), f"{at}: notes").items():
+        if not isinstance(text, str):
+            raise ConfigError(f"{at}: notes.{_key(name)}: must be a string, got {kind(text)}")
+    if not isinstance(_object(header.get("target", {}), f"{at}: target").get("name", ""), str):
+        raise ConfigError(f"{at}: target.name: must be a string, got {kind(header['target']['name'])}")
+    return list(metrics)
+
+
+def _key(name: str) -> str:
+    """A key of the file in a message: as it is when plain, quoted when it could break the one line."""
+    return name if re.fullmatch(r"[\w.-]+", name) else repr(name)
+
+
+def _object(value: Any, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: must be an object, got {kind(value)}")
+    return value
+
+
+def _part(record: dict[str, Any], name: str, at: str) -> dict[str, Any]:
+    if name not in record:
+        raise ConfigError(f"{at}: broken run record ({name!r} is missing)")
+    return _object(record[name], f"{at}: {name}")
+
+
+def _cells(cells: dict[str, Any], metrics: list[str], at: str) -> dict[str, Cell]:
+    """A record's cells; every metric of the header needs one, since scores() reads each row by name."""
+    missing = [name for name in metrics if name not in cells]
+    if missing:
+        raise ConfigError(f"{at}: cells: no cell for {missing[0]!r}, a metric the header lists")
+    return {
+        name: _cell(_object(cell, f"{at}: cells.{_key(name)}"), f"{at}: cells.{_key(name)}")
+        for name, cell in cells.items()
+    }
+
+
+def _cell(data: dict[str, Any], where: str) -> Cell:
+    unknown = sorted(data.keys() - CELL_FIELDS)
+    if unknown:
+        raise ConfigError(f"{where}: unknown field {unknown[0]!r}")
+    if "value" not in data:
+        raise ConfigError(f"{where}: value: missing (null for a score that could not be computed)")
+    for name, expected in (("reason", str), ("error", str), ("trace", dict)):
+        if name in data and not isinstance(data[name], expected):
+            wanted = "a string" if expected is str else "an object"
+            raise ConfigError(f"{where}.{name}: must be {wanted}, got {kind(data[name])}")
+    value = _number(data["value"], f"{where}.value")
+    return Cell(value, data.get("reason", ""), data.get("trace", {}), data.get("error", ""))
+
+
+def _target_call(data: dict[str, Any], at: str) -> TargetCall:
+    if not isinstance(data.get("error", ""), str):
+        raise ConfigError(f"{at}: target.error: must be a string, got {kind(data['error'])}")
+    return TargetCall(_number(data.get("latency_s"), f"{at}: target.latency_s"), data.get("error", ""))
+
+
+def _number(value: Any, where: str) -> float:
+    """A number as read back: null (and a legacy bare NaN) is NaN; infinities and other types are refused,
+    since one of them would turn every mean, interval and total into nonsense."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
+        raise ConfigError(f"{where}: must be a number or null, got {kind(value)}")
+    try:
+        number = none_as_nan(value)
+    except OverflowError:
+        number = math.inf
+    if math.isinf(number):
+        raise ConfigError(f"{where}: must be a finite number or null, got an infinite or too large one")
+    return number

@@ -2,14 +2,17 @@
 
 from ..samples.testset import Testset, TestsetSample
 from .base import Synthesizer
-from .generator import TestsetGenerator, parse_distribution
+from .generator import TestsetGenerator
 from .multi_hop import MultiHopAbstractQuerySynthesizer, MultiHopSpecificQuerySynthesizer
 from .quality import QualityGate
 from .refresh import DroppedSample, RefreshResult, arefresh_testset, needs_review_path, refresh_testset
+from .registry import ALL_KINDS, DEFAULT_KINDS, kinds_distribution, parse_distribution
 from .scenarios import PersonaPool, QueryMix, Scenario, largest_remainder
 from .single_hop import SingleHopSpecificQuerySynthesizer
 
 __all__ = [
+    "ALL_KINDS",
+    "DEFAULT_KINDS",
     "DroppedSample",
     "MultiHopAbstractQuerySynthesizer",
     "MultiHopSpecificQuerySynthesizer",
@@ -24,6 +27,7 @@ __all__ = [
     "TestsetGenerator",
     "TestsetSample",
     "arefresh_testset",
+    "kinds_distribution",
     "largest_remainder",
     "needs_review_path",
     "parse_distribution",

@@ -36,7 +36,7 @@ from .base import Synthesizer
 from .quality import Deduper, QualityGate
 from .registry import DEFAULT_KINDS, SHORT_NAMES, SYNTHESIZERS, parse_distribution
 from .scenarios import PersonaPool, QueryMix, Scenario, largest_remainder
-from .spread import ContextBudget, preferred_first, take_waves
+from .spread import ContextBudget, PassRates, preferred_first, take_waves
 
 log = logging.getLogger("groundset.synthesizers")
 SCENARIO_POOL_FACTOR = 3
@@ -229,10 +229,11 @@ class TestsetGenerator:
         rejections: Counter[str] = Counter()
         failures: list[BaseException] = []
         kept: list[list[TestsetSample]] = [[] for _ in distribution]
+        rates = PassRates(len(distribution))
         with Progress(show_progress) as progress, progress.stage("samples", size) as advance:
             for phase in ("quota", "fill", "reuse"):
                 budget.relaxed = phase == "reuse"  # a small corpus: contexts may back more samples
-                while waves := take_waves(phase, counts, kept, queues, size, budget):
+                while waves := take_waves(phase, counts, kept, queues, size, budget, rates.expected()):
                     flat = [(i, scenario) for i, wave in waves for scenario in wave]
                     drafts = await asyncio.gather(
                         *(self._draft(distribution[i][0], s, fingerprint, failures) for i, s in flat)
@@ -262,6 +263,8 @@ class TestsetGenerator:
                     for (i, scenario), (sample, _, vector), reason in zip(
                         flat, screened, verdicts, strict=True
                     ):
+                        if not (reason or "").startswith("failed"):  # a failed call says nothing of the gate
+                            rates.count(i, passed=reason is None)
                         cap = counts[i] if phase == "quota" else len(kept[i]) + size - sum(map(len, kept))
                         if reason is None and len(kept[i]) >= cap:
                             budget.give_back(scenario.contexts)  # a surplus good sample, not a rejection

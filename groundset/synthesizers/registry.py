@@ -24,6 +24,7 @@ SYNTHESIZERS: dict[str, type[Synthesizer]] = {
     )
 }
 DEFAULT_KINDS: tuple[str, ...] = tuple(SYNTHESIZERS)  # what a test set mixes unless told otherwise
+ALL_KINDS: tuple[str, ...] = tuple(SYNTHESIZERS)
 
 
 def parse_distribution(text: str) -> dict[str, float]:
@@ -42,3 +43,18 @@ def parse_distribution(text: str) -> dict[str, float]:
     if not weights or any(w < 0 for w in weights.values()) or sum(weights.values()) <= 0:
         raise ValueError(f"distribution {text!r} needs non-negative weights with a positive sum")
     return weights
+
+
+def kinds_distribution(text: str) -> dict[str, float]:
+    """``all`` (every kind), ``default`` (the three answerable kinds) or a comma list of kind names:
+    equal weights over them. Short names work as in ``parse_distribution``."""
+    wanted = text.strip().casefold()
+    if wanted in ("all", "default"):
+        names = list(SYNTHESIZERS) if wanted == "all" else list(DEFAULT_KINDS)
+    else:
+        names = [SHORT_NAMES.get(n.strip(), n.strip()) for n in text.split(",") if n.strip()]
+        unknown = [n for n in names if n not in SYNTHESIZERS]
+        if unknown or not names:
+            valid = ", ".join(["all", "default", *SYNTHESIZERS])
+            raise ValueError(f"unknown kind(s) {', '.join(unknown) or repr(text)}; choose among {valid}")
+    return dict.fromkeys(dict.fromkeys(names), 1.0)

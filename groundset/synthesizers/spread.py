@@ -15,7 +15,7 @@ from ..core.hashing import stable_hash
 from ..samples.testset import TestsetSample
 from .scenarios import Scenario
 
-__all__ = ["ContextBudget", "preferred_first", "take_waves"]
+__all__ = ["ContextBudget", "PassRates", "preferred_first", "take_waves"]
 
 PER_HUNDRED = 2
 
@@ -52,6 +52,25 @@ class ContextBudget:
         return sum(1 for count in self._used.values() if count > self.cap)
 
 
+class PassRates:
+    """The share of each synthesizer's drafts that passed the gate so far, for sizing the next wave. The
+    first wave drafts exactly what is missing (no surplus when every draft passes); after rejections the
+    next wave drafts more. Counted from results, not timing: the same inputs draft the same scenarios."""
+
+    def __init__(self, synthesizers: int) -> None:
+        self._prior = [1.0] * synthesizers
+        self._tried = [0] * len(self._prior)
+        self._passed = [0] * len(self._prior)
+
+    def count(self, index: int, *, passed: bool) -> None:
+        self._tried[index] += 1
+        self._passed[index] += passed
+
+    def expected(self) -> list[float]:
+        seen = zip(self._passed, self._tried, self._prior, strict=True)
+        return [passed / tried if tried else prior for passed, tried, prior in seen]
+
+
 def _keys(contexts: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(stable_hash(" ".join(text.split()).casefold(), length=16) for text in contexts))
 
@@ -63,15 +82,20 @@ def take_waves(
     queues: list[list[Scenario]],
     size: int,
     budget: ContextBudget,
+    rates: Sequence[float] | None = None,
 ) -> list[tuple[int, list[Scenario]]]:
     """The next scenarios to try per synthesizer: its missing count ("quota"), or what still fits ("fill",
-    "reuse"); a scenario whose contexts already back their share of samples waits (see ``ContextBudget``)."""
+    "reuse"); a scenario whose contexts already back their share of samples waits (see ``ContextBudget``).
+    ``rates``: the share of each synthesizer's drafts expected to pass the gate; a wave drafts the missing
+    count divided by it (at most twice the count), so a rejection seldom costs another round of calls."""
     waves: list[tuple[int, list[Scenario]]] = []
     room = size - sum(map(len, kept))
     if phase != "quota" and room <= 0:
         return []
     for i, queue in enumerate(queues):
         need = counts[i] - len(kept[i]) if phase == "quota" else room
+        if rates is not None and phase == "quota" and need > 0:
+            need = min(2 * need, math.ceil(need / max(rates[i], 0.5)))
         if need <= 0 or not queue:
             continue
         taken: list[Scenario] = []

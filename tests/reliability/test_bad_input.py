@@ -7,18 +7,25 @@ bad record on line 2 (row 3 of a CSV) after a good one, so the location in the m
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
+import math
 import re
+import tempfile
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from groundset.cli import main
 from groundset.core.errors import ConfigError
 from groundset.samples.dataset import EvaluationDataset
 from groundset.samples.testset import Testset
-from groundset.scoring.result import EvaluationResult
+from groundset.scoring.compare import compare as compare_runs
+from groundset.scoring.result import Cell, EvaluationResult, TargetCall
 
 from ..corpora import MESSY
 
@@ -114,7 +121,7 @@ FRENCH.update(reference_contexts=["Prometheus est un système de surveillance."]
 BAD_TESTSET = [
     ("wrong type", {**RECORD, "id": "s-2", "user_input": 5}, "user_input: Input should be a valid string"),
     ("missing field", {k: v for k, v in RECORD.items() if k != "reference"}, "reference: Field required"),
-    ("no contexts", {**RECORD, "id": "s-2", "reference_contexts": []}, "reference_contexts: List should"),
+    ("no contexts", {**RECORD, "id": "s-2", "reference_contexts": []}, "reference_contexts has 0"),
     ("same id", RECORD, "duplicate id 's-1' (first on line 1)"),
     ("cp1252", json.dumps(FRENCH, ensure_ascii=False).encode("cp1252"), "not UTF-8 text"),
 ]
@@ -203,14 +210,36 @@ BAD_RUNS = {
     "truncated header": (lambda header: header[:60], "line 1: not a groundset run file"),
     "broken record": (lambda header: header + "\n[1]", "line 2: broken run record"),
 }
-# EvaluationResult.load (groundset/scoring/result.py) lets these escape as another exception or
-# names the record by its index ("row 0") instead of the file line.
-LOAD_BUGS = {
-    "header not an object": (lambda header: "[1]", "line 1"),
-    "cells not an object": (lambda header: header + '\n{"sample": {}, "cells": 5}', "line 2"),
-    "metrics not a list": (lambda header: header.replace('"metrics": [', '"metrics": 5, "x": ['), "line 1"),
-    "bad sample field": (lambda header: header + '\n{"sample": {"response": 5}, "cells": {}}', "line 2"),
-    "not UTF-8": (lambda header: header + '\n{"sample": {"response": "caf\udce9"}, "cells": {}}', "line 2"),
+# Each once escaped EvaluationResult.load as another exception, or named the record "row 0".
+CELL = '"cells": {"exact_match": {"value": 1}}'
+BROKEN_FIELDS = {
+    "header not an object": (lambda header: "[1]", "line 1: not a groundset run file (no header line)"),
+    "newer format": (lambda header: header.replace('_run": 1', '_run": 2'), "line 1: run file format 2"),
+    "metrics not a list": (
+        lambda header: header.replace('"metrics": [', '"metrics": 5, "x": ['),
+        "line 1: metrics: must be a list of metric names, got a number",
+    ),
+    "empty file": (lambda header: "", "is not a groundset run file (it is empty)"),
+    "cells not an object": (
+        lambda header: header + '\n{"sample": {}, "cells": 5}',
+        "line 2: cells: must be an object, got a number",
+    ),
+    "cell missing": (
+        lambda header: header + '\n{"sample": {}, "cells": {}}',
+        "line 2: cells: no cell for 'exact_match'",
+    ),
+    "score not a number": (
+        lambda header: header + '\n{"sample": {}, "cells": {"exact_match": {"value": "high"}}}',
+        "line 2: cells.exact_match.value: must be a number or null, got a string",
+    ),
+    "bad sample field": (
+        lambda header: header + '\n{"sample": {"response": 5}, ' + CELL + "}",
+        "line 2: response: must be a string, got a number",
+    ),
+    "not UTF-8": (
+        lambda header: header + '\n{"sample": {"response": "caf\udce9"}, ' + CELL + "}",
+        "line 2: not UTF-8 text",
+    ),
 }
 
 
@@ -236,15 +265,87 @@ def test_report_and_compare_name_the_line_of_a_broken_run(case, run_header, tmp_
     check_run(*BAD_RUNS[case], run_header, tmp_path, capsys)
 
 
-@pytest.mark.xfail(reason="EvaluationResult.load, groundset/scoring/result.py", strict=False)
-@pytest.mark.parametrize("case", list(LOAD_BUGS))
-def test_report_and_compare_should_name_every_broken_run_line(case, run_header, tmp_path, capsys):
-    check_run(*LOAD_BUGS[case], run_header, tmp_path, capsys)
+@pytest.mark.parametrize("case", list(BROKEN_FIELDS))
+def test_report_and_compare_name_every_broken_run_line(case, run_header, tmp_path, capsys):
+    check_run(*BROKEN_FIELDS[case], run_header, tmp_path, capsys)
 
 
-@pytest.mark.xfail(reason="report RUN: FileNotFoundError escapes (groundset/cli/score.py)", strict=False)
-def test_report_of_a_missing_run_is_one_line(tmp_path, capsys):
-    one_line_error(*cli(capsys, "report", tmp_path / "nope.jsonl")[::2], "nope.jsonl")
+def test_report_and_compare_of_a_missing_run_are_one_line(run_header, tmp_path, capsys):
+    missing = tmp_path / "nope.jsonl"
+    one_line_error(*cli(capsys, "report", missing)[::2], "nope.jsonl")
+    one_line_error(*cli(capsys, "compare", tmp_path / "run.jsonl", missing)[::2], "nope.jsonl")
+    one_line_error(*cli(capsys, "compare", missing, tmp_path / "run.jsonl")[::2], "nope.jsonl")
+
+
+RUN_JSON = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=5)),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+SPOTS = [
+    (0, ()),
+    (0, ("metrics",)),
+    (0, ("usage",)),
+    (0, ("usage", "exact_match")),
+    (0, ("usage", "exact_match", "calls")),
+    (0, ("notes",)),
+    (0, ("target",)),
+    (0, ("target", "name")),
+    (1, ()),
+    (1, ("sample",)),
+    (1, ("sample", "response")),
+    (1, ("sample", "metadata")),
+    (1, ("cells",)),
+    (1, ("cells", "exact_match")),
+    (1, ("cells", "exact_match", "value")),
+    (1, ("cells", "exact_match", "trace")),
+    (1, ("target",)),
+    (1, ("target", "latency_s")),
+]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(SPOTS), RUN_JSON)
+def test_a_run_file_with_any_field_spoiled_loads_whole_or_names_its_line(spot, value):
+    """Whatever one field of a run file holds, loading gives a run that reports, compares and writes, or
+    a one-line ConfigError naming the spoiled line (a header field may show on a record's line)."""
+    line, keys = spot
+    sample = {**GOOD, "metadata": {"id": "s-1"}}
+    run = EvaluationResult(
+        EvaluationDataset.from_list([sample, sample]),
+        ["exact_match"],
+        [{"exact_match": Cell(1.0, "same")}, {"exact_match": Cell(math.nan, error="x")}],
+        {"exact_match": {"calls": 0.0}},
+        {"exact_match": "offline"},
+        target="rag",
+        target_calls=[TargetCall(0.1), TargetCall(error="HTTP 500")],
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "run.jsonl"
+        run.to_jsonl(path)
+        records = [json.loads(text) for text in path.read_text(encoding="utf-8").splitlines()]
+        if keys:
+            place = records[line]
+            for key in keys[:-1]:
+                place = place[key]
+            place[keys[-1]] = value
+        else:
+            records[line] = value
+        path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+        try:
+            back = EvaluationResult.load(path)
+        except ConfigError as error:
+            message = str(error)
+            assert "\n" not in message and message.startswith(f"{path} line "), message
+            assert line == 0 or message.startswith(f"{path} line {line + 1}: "), message
+            return
+        back.aggregate()
+        back.report(Path(folder) / "r.html")
+        back.to_jsonl(Path(folder) / "back.jsonl")
+        with contextlib.suppress(ConfigError):  # a spoiled sample may leave nothing to pair: said in a line
+            compare_runs(path, Path(folder) / "back.jsonl")
 
 
 # --- input that is processed correctly ------------------------------------------------------------------
