@@ -47,16 +47,17 @@ def evaluate(
     quiet: QuietOption = False,
 ) -> None:
     """Score DATA with the chosen metrics; print mean, 95% CI, n and NaN per metric, and usage."""
-    from ..scoring import EvaluationDataset, default_metrics
+    from ..scoring import EvaluationDataset
     from ..scoring import evaluate as run
+    from ..scoring.evaluate import default_metrics
 
     check_gate(fail_under)
-    chosen = chosen_metrics(metrics) or default_metrics()
     dataset = (
         EvaluationDataset.from_csv(data)
         if data.suffix.lower() == ".csv"
         else EvaluationDataset.from_jsonl(data)
     )
+    chosen = chosen_metrics(metrics) or default_metrics(dataset)
     start = time.perf_counter()
     result = run(
         dataset,

@@ -80,6 +80,11 @@ class TestsetSample(BaseModel):
             )
         return self
 
+    def asked(self) -> str:
+        """The question as asked: after a conversation's earlier questions, one per line. What tells two
+        samples apart ("And what is its default?" asks something else after each first turn)."""
+        return "\n".join([*(turn.user_input for turn in self.history), self.user_input])
+
     def grounding(self) -> list[tuple[str, str]]:
         """(chunk id, text) of every chunk the sample rests on: its contexts, its earlier turns' and its
         distractors'. A refresh keeps the sample only while all of them are unchanged."""

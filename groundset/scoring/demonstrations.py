@@ -39,7 +39,7 @@ class Demonstration:
         parts = [
             f"{name}: {_cut(value)}"
             for name, value in (
-                ("question", self.sample.user_input),
+                ("question", self.sample.asked()),
                 ("response", self.sample.response),
                 ("reference", self.sample.reference),
                 ("contexts", " | ".join(self.sample.retrieved_contexts or []) or None),

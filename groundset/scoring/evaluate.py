@@ -19,10 +19,16 @@ from .result import Cell, EvaluationResult, metric_names
 CELLS_IN_FLIGHT = 64
 
 
-def default_metrics() -> list[Metric]:
+def default_metrics(dataset: EvaluationDataset | None = None) -> list[Metric]:
+    """Faithfulness, answer relevancy, context precision and context recall; refusal correctness too when
+    some sample of ``dataset`` says whether it should be answered or declined (out-of-scope questions)."""
+    from .metrics import RefusalCorrectness
     from .metrics import default_metrics as defaults
 
-    return defaults()
+    chosen = defaults()
+    if dataset is not None and any(getattr(s, "expected_behaviour", None) for s in dataset):
+        chosen.append(RefusalCorrectness())
+    return chosen
 
 
 async def aevaluate(
@@ -38,11 +44,11 @@ async def aevaluate(
     show_progress: bool = True,
     cache: Any = True,
 ) -> EvaluationResult:
-    """Score ``dataset`` with ``metrics`` (default: faithfulness, answer relevancy, context precision,
-    context recall). Required columns are checked for every metric and row before any call."""
+    """Score ``dataset`` with ``metrics`` (default: see ``default_metrics``). Required columns are checked
+    for every metric and row before any call."""
     if not isinstance(dataset, EvaluationDataset):
         raise ConfigError(f"dataset must be an EvaluationDataset, got {type(dataset).__name__}")
-    metrics = list(metrics) if metrics is not None else default_metrics()
+    metrics = list(metrics) if metrics is not None else default_metrics(dataset)
     names = metric_names(metrics)
     problems = [line for metric in metrics for line in metric.check(dataset)]
     if problems:

@@ -11,7 +11,7 @@ import httpx
 
 from ..core.errors import ConfigError
 from ..core.secrets import redact, register_secret
-from .targets import RagAnswer, as_answer
+from .targets import History, RagAnswer, as_answer, conversation_text
 
 DEFAULT_TIMEOUT = 60.0
 
@@ -22,7 +22,10 @@ class HttpTarget:
     Without field names the reply is read like a Python target's dict (``response``/``answer``,
     ``retrieved_contexts``/``contexts``/``context``, ``retrieved_context_ids``/``context_ids``).
     ``response_field``, ``contexts_field`` and ``ids_field`` take dotted paths (``data.answer``)
-    for other shapes; ``contexts_field=""`` says the endpoint returns no contexts.
+    for other shapes; ``contexts_field=""`` says the endpoint returns no contexts. A follow-up
+    question adds the earlier turns, ``[{"role": "user" | "assistant", "content": ...}, ...]``, to the
+    body as ``history_field`` (only for questions that have them); ``history_field=""`` says the
+    endpoint takes no history, and the conversation is then written out before the question.
     """
 
     def __init__(
@@ -33,6 +36,7 @@ class HttpTarget:
         response_field: str | None = None,
         contexts_field: str | None = None,
         ids_field: str | None = None,
+        history_field: str | None = "history",
         payload: Mapping[str, Any] | None = None,
         headers: Mapping[str, str] | None = None,
         timeout: float = DEFAULT_TIMEOUT,
@@ -41,6 +45,8 @@ class HttpTarget:
             raise ConfigError(f"HTTP target: {url!r} is not an http(s) URL")
         if not question_field:
             raise ConfigError("HTTP target: question_field must not be empty")
+        if history_field and history_field == question_field:
+            raise ConfigError(f"HTTP target: history_field and question_field are both {question_field!r}")
         if timeout <= 0:
             raise ConfigError(f"HTTP target: timeout must be > 0 seconds, got {timeout}")
         self.url = url
@@ -53,6 +59,8 @@ class HttpTarget:
         self.response_field = response_field
         self.contexts_field = contexts_field
         self.ids_field = ids_field
+        self.history_field = history_field or ""
+        self.takes_history = bool(history_field)
         self.payload = dict(payload or {})
         self.headers = dict(headers or {})
         for key, value in self.headers.items():  # an Authorization or API-key header never reaches a log
@@ -62,10 +70,14 @@ class HttpTarget:
         self.timeout = timeout
         self._client: httpx.AsyncClient | None = None
 
-    async def answer(self, question: str) -> RagAnswer:
+    async def answer(self, question: str, history: History | None = None) -> RagAnswer:
         if self._client is None:
             self._client = httpx.AsyncClient(timeout=self.timeout, headers=self.headers)
+        if history and not self.history_field:
+            question, history = conversation_text(question, history), None
         body = {**self.payload, self.question_field: question}
+        if history:
+            body[self.history_field] = history
         try:
             reply = await self._client.post(self.url, json=body)
         except httpx.TimeoutException:

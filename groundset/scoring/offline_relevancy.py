@@ -138,13 +138,16 @@ class Relevancy:
         )
 
 
-async def offline_relevancy(question: str, response: str, embed: Embed) -> Relevancy | None:
+async def offline_relevancy(
+    question: str, response: str, embed: Embed, *, conversation: str = ""
+) -> Relevancy | None:
     """Coverage x focus (see the module docstring); None for a refusal, a 0 score (``NO_ANSWER``) when
-    every clause hedges or restates the question."""
+    every clause hedges or restates the question. ``conversation``: a follow-up question as asked, after
+    the earlier turns; their words count as given by the question (its parts stay the question's own)."""
     if is_noncommittal(response):
         return None
     lang = detect_language(f"{question}\n{response}")
-    asked = _stems(question, lang)
+    asked = _stems(question, lang) | _stems(conversation, lang)
     sentences = split_sentences(plain_text(response)) or [response.strip()]
     clauses = [_clauses(s) for s in sentences]
     answering = [[c for c in found if _answers(c, question, asked, lang)] for found in clauses]

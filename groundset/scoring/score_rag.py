@@ -26,7 +26,15 @@ from ..samples.testset import Testset
 from .evaluate import cell_error, default_metrics, score_cells
 from .metric import Metric, ScoringContext
 from .result import Cell, EvaluationResult, TargetCall, metric_names
-from .targets import RagAnswer, Target, as_target, timed_answer
+from .targets import (
+    HISTORY_AS_TEXT,
+    RagAnswer,
+    Target,
+    as_target,
+    history_messages,
+    takes_history,
+    timed_answer,
+)
 
 ANSWER_COLUMNS = ("response", "retrieved_contexts", "retrieved_context_ids")
 
@@ -75,15 +83,18 @@ async def ascore_rag(
     ``(response, contexts)`` tuple; a LangChain Runnable; an ``http(s)://`` URL (see ``HttpTarget``
     for field names); ``"module:function"``; or a :class:`BaselineRAG`. Default metrics: the four
     of ``evaluate`` plus ID-based context recall when the target returns context ids and the test
-    set has reference ids. ``name`` labels the target in the summary, the run file and comparisons
-    (default: the function's name, the URL, or the baseline's settings).
+    set has reference ids, and refusal correctness when some sample says whether it should be answered
+    or declined (``expected_behaviour``: out-of-scope questions). A follow-up question (a sample with
+    ``history``) is asked with its earlier turns (see ``targets``). ``name`` labels the target in the
+    summary, the run file and comparisons (default: the function's name, the URL, or the baseline's
+    settings).
     """
     if target_concurrency < 1:
         raise ConfigError(f"target_concurrency must be >= 1, got {target_concurrency}")
     dataset = as_dataset(testset)
     chosen = as_target(target)
     explicit = metrics is not None
-    metrics = list(metrics) if metrics is not None else default_metrics()
+    metrics = list(metrics) if metrics is not None else default_metrics(dataset)
     metric_names(metrics)
     _check_columns(dataset, metrics)
     engine = engine or CallEngine(cache=cache, max_concurrency=max_concurrency, timeout=timeout)
@@ -105,6 +116,8 @@ async def ascore_rag(
     )
     usage["target"] = vars(target_usage)
     notes = {m.name: note for m in metrics if (note := m.run_note(ctx))}
+    if any(sample.history for sample in dataset) and not takes_history(chosen):
+        notes["target"] = HISTORY_AS_TEXT
     label = name or chosen.name
     return EvaluationResult(answered, names, cells, usage, notes, target=label, target_calls=calls)
 
@@ -146,11 +159,11 @@ async def _ask_all(
     gate = asyncio.Semaphore(concurrency)
 
     async def ask(index: int, advance: Any) -> None:
-        question = dataset[index].user_input
+        question, history = dataset[index].user_input, history_messages(dataset[index])
         async with gate:
             start = time.perf_counter()
             try:
-                answers[index] = await timed_answer(target, str(question), timeout)
+                answers[index] = await timed_answer(target, str(question), timeout, history)
             except (Exception, asyncio.CancelledError) as exc:
                 if raise_exceptions or being_cancelled():
                     raise
@@ -182,9 +195,14 @@ def _with_answers(dataset: EvaluationDataset, answers: Sequence[RagAnswer | None
 
 
 def _has_ids(dataset: EvaluationDataset) -> bool:
-    """Every answered row has retrieved ids and the test set has reference ids: ID recall is meaningful."""
+    """Every answered row has retrieved ids and the test set has reference ids: ID recall is meaningful.
+    An out-of-scope question has no reference ids by nature (ID recall gives it NaN with that reason)."""
     rows = [s for s in dataset if s.response is not None]
-    return bool(rows) and all(s.retrieved_context_ids is not None and s.reference_context_ids for s in rows)
+    in_scope = [s for s in rows if s.expected_behaviour != "refuse"]
+    return bool(in_scope) and all(
+        s.retrieved_context_ids is not None and (s.reference_context_ids or s.expected_behaviour == "refuse")
+        for s in rows
+    )
 
 
 def _preset_cells(

@@ -4,6 +4,10 @@ A target is a Python function (sync or async), a LangChain Runnable, or an HTTP 
 answer is read into one small type, so everything after it (scoring, reports) sees the same thing
 whatever the user's system returns: a ``RagAnswer``, a dict, a ``(response, contexts)`` tuple, or
 LangChain ``Document`` objects as contexts.
+
+A follow-up question comes with ``history``: the earlier turns as OpenAI-style messages
+(``{"role": "user" | "assistant", "content": ...}``). A target that cannot take them gets the
+conversation written out before the question, as one text (``conversation_text``).
 """
 
 from __future__ import annotations
@@ -20,10 +24,13 @@ from typing import Any, Protocol, runtime_checkable
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..core.errors import ConfigError
+from ..samples.evaluation import SingleTurnSample
 
 RESPONSE_KEYS = ("response", "answer", "output", "result")
 CONTEXT_KEYS = ("retrieved_contexts", "contexts", "context", "source_documents", "documents")
 ID_KEYS = ("retrieved_context_ids", "context_ids", "ids")
+History = list[dict[str, str]]
+HISTORY_AS_TEXT = "the target takes no history parameter: conversations were sent as one text"
 
 
 class RagAnswer(BaseModel):
@@ -39,7 +46,8 @@ class RagAnswer(BaseModel):
 
 @runtime_checkable
 class Target(Protocol):
-    """Anything with ``name`` and ``async answer(question) -> RagAnswer``."""
+    """Anything with ``name`` and ``async answer(question) -> RagAnswer``; ``answer`` may also take
+    ``history`` (the earlier turns, see the module docstring), else follow-ups come as one text."""
 
     name: str
 
@@ -47,9 +55,13 @@ class Target(Protocol):
 
 
 class CallableTarget:
-    """A Python function ``f(question)``; a sync one runs in a worker thread so others can run meanwhile."""
+    """A Python function ``f(question)``; a sync one runs in a worker thread so others can run meanwhile.
 
-    def __init__(self, function: Callable[[str], Any], name: str | None = None) -> None:
+    A follow-up question goes as ``f(question, history=[...])`` when the function has a ``history``
+    parameter (or ``**kwargs``), else as ``f(conversation_text(question, history))``. Other questions
+    go as ``f(question)``, or as ``f(question, history=[])`` when ``history`` has no default."""
+
+    def __init__(self, function: Callable[..., Any], name: str | None = None) -> None:
         if not callable(function):
             raise ConfigError(f"target must be callable, got {type(function).__name__}")
         self.function = function
@@ -57,12 +69,20 @@ class CallableTarget:
         self._is_async = inspect.iscoroutinefunction(function) or inspect.iscoroutinefunction(
             getattr(function, "__call__", None)  # noqa: B004 - an object with an async __call__
         )
+        self.takes_history = takes_keyword(function, "history")
+        self._needs_history = _required(function, "history")
 
-    async def answer(self, question: str) -> RagAnswer:
+    async def answer(self, question: str, history: History | None = None) -> RagAnswer:
+        args: tuple[Any, ...] = (question,)
+        kwargs: dict[str, Any] = {}
+        if (history and self.takes_history) or self._needs_history:
+            kwargs["history"] = list(history or [])
+        elif history:
+            args = (conversation_text(question, history),)
         if self._is_async:
-            value = await self.function(question)
+            value = await self.function(*args, **kwargs)
         else:
-            value = await asyncio.to_thread(self.function, question)
+            value = await asyncio.to_thread(self.function, *args, **kwargs)
             if inspect.isawaitable(value):
                 value = await value
         return as_answer(value)
@@ -72,17 +92,66 @@ class RunnableTarget:
     """A LangChain Runnable (a chain, a graph, a retriever-backed agent) invoked with the question.
 
     ``input_key`` wraps the question as ``{input_key: question}`` for chains that take a dict, such
-    as the common ``{"input": ...}`` retrieval chains.
+    as the common ``{"input": ...}`` retrieval chains; a follow-up question adds the earlier turns as
+    ``{"history": [{"role": ..., "content": ...}, ...]}`` beside it. Without ``input_key`` the runnable
+    takes one string, so a follow-up is sent as the conversation written out before the question.
     """
 
     def __init__(self, runnable: Any, *, input_key: str | None = None, name: str | None = None) -> None:
         self.runnable = runnable
         self.input_key = input_key
         self.name = name or getattr(runnable, "name", None) or type(runnable).__name__
+        self.takes_history = input_key is not None
 
-    async def answer(self, question: str) -> RagAnswer:
-        payload: Any = {self.input_key: question} if self.input_key else question
+    async def answer(self, question: str, history: History | None = None) -> RagAnswer:
+        payload: Any
+        if self.input_key:
+            payload = {self.input_key: question, **({"history": history} if history else {})}
+        else:
+            payload = conversation_text(question, history) if history else question
         return as_answer(await self.runnable.ainvoke(payload))
+
+
+def takes_keyword(function: Any, name: str) -> bool:
+    """Whether ``function`` can be called with ``name=...`` (a parameter of that name, or ``**kwargs``)."""
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):  # a builtin or C callable without a signature
+        return False
+    return any(
+        p.kind is inspect.Parameter.VAR_KEYWORD
+        or (p.name == name and p.kind is not inspect.Parameter.POSITIONAL_ONLY)
+        for p in parameters
+    )
+
+
+def _required(function: Any, name: str) -> bool:
+    """Whether ``function`` has a parameter ``name`` that must be given (no default)."""
+    try:
+        found = inspect.signature(function).parameters.get(name)
+    except (TypeError, ValueError):
+        return False
+    keyword = found is not None and found.kind not in (found.POSITIONAL_ONLY, found.VAR_POSITIONAL)
+    return keyword and found.default is inspect.Parameter.empty  # type: ignore[union-attr]
+
+
+def takes_history(target: Target) -> bool:
+    """Whether ``target`` receives a conversation's earlier turns as such (not written into the question)."""
+    declared = getattr(target, "takes_history", None)
+    return declared if isinstance(declared, bool) else takes_keyword(target.answer, "history")
+
+
+def conversation_text(question: str, history: History) -> str:
+    """The question after the earlier turns written out, as a judge reads it (``SingleTurnSample.asked``)."""
+    return SingleTurnSample(user_input=question, history=list(history)).asked() or question
+
+
+def history_messages(sample: SingleTurnSample) -> History | None:
+    """A sample's earlier turns as OpenAI-style messages (None without history)."""
+    if not sample.history:
+        return None
+    roles = {"human": "user", "ai": "assistant"}
+    return [{"role": roles.get(m.type, m.type), "content": m.text} for m in sample.history]
 
 
 def as_answer(value: Any) -> RagAnswer:
@@ -218,10 +287,22 @@ def load_function(spec: str) -> Callable[..., Any]:
     return found
 
 
-async def timed_answer(target: Target, question: str, timeout: float | None) -> RagAnswer:
+async def ask(target: Target, question: str, history: History | None = None) -> RagAnswer:
+    """The target's answer to ``question``; a follow-up goes with its ``history`` when ``answer`` takes
+    one, else written out before the question."""
+    if not history:
+        return await target.answer(question)
+    if takes_keyword(target.answer, "history"):
+        return await target.answer(question, history=history)  # type: ignore[call-arg]
+    return await target.answer(conversation_text(question, history))
+
+
+async def timed_answer(
+    target: Target, question: str, timeout: float | None, history: History | None = None
+) -> RagAnswer:
     """One answer within ``timeout`` seconds (a slow target fails that question, not the run). A
     TimeoutError the target raises itself (its own HTTP timeout) keeps its own message."""
-    task = asyncio.ensure_future(target.answer(question))
+    task = asyncio.ensure_future(ask(target, question, history))
     try:
         done, _ = await asyncio.wait({task}, timeout=timeout)
     except asyncio.CancelledError:

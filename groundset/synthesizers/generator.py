@@ -221,7 +221,7 @@ class TestsetGenerator:
         gate = QualityGate(self.llm, engine)
         deduper = Deduper(self.duplicate_threshold)
         budget = ContextBudget(size + len(existing))
-        questions = [s.user_input for s in existing]
+        questions = [s.asked() for s in existing]
         seeds = await engine.embed(self.embeddings, questions, stage="synth.embed") if questions else []
         for sample, vector in zip(existing, seeds, strict=True):
             deduper.keep(vector, sample.reference)
@@ -238,7 +238,7 @@ class TestsetGenerator:
                     drafts = await asyncio.gather(
                         *(self._draft(distribution[i][0], s, fingerprint, failures) for i, s in flat)
                     )
-                    texts = [d.user_input for d, reason in drafts if reason is None]
+                    texts = [d.asked() for d, reason in drafts if reason is None]
                     matrix = await self._embed(engine, texts, failures) if texts else []
                     if matrix is None:  # lost: this wave's drafts (no duplicate check), not the run
                         failures.extend(failures[-1:] * (len(texts) - 1))  # one failure per lost draft

@@ -12,6 +12,7 @@ from .noise import ContextEntityRecall, NoiseSensitivity
 from .nonllm_contexts import NonLLMContextPrecisionWithReference, NonLLMContextRecall
 from .overlap import BleuScore, ChrfScore, RougeScore
 from .ratings import AnswerAccuracy, ContextRelevance, ResponseGroundedness
+from .refusal import RefusalCorrectness
 from .retrieval import MRR, NDCG, HitRate, IDBasedContextPrecision, IDBasedContextRecall
 from .rubrics import InstanceRubrics, RubricsScore, SimpleCriteriaScore
 from .similarity import AnswerRelevancy, SemanticSimilarity
@@ -45,6 +46,8 @@ METRICS: dict[str, type[Metric]] = {
         ContextRelevance,
         ResponseGroundedness,
         AnswerAccuracy,
+        # out-of-scope questions: declined, and the others answered (no ragas equivalent, so no alias)
+        RefusalCorrectness,
         # model-free text metrics
         ExactMatch,
         StringPresence,
@@ -136,6 +139,7 @@ __all__ = [
     "ContextRelevance",
     "ResponseGroundedness",
     "AnswerAccuracy",
+    "RefusalCorrectness",
     "ExactMatch",
     "StringPresence",
     "NonLLMStringSimilarity",

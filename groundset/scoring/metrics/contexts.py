@@ -1,4 +1,8 @@
-"""Context precision: were the useful contexts ranked first? Rank-weighted average precision."""
+"""Context precision: were the useful contexts ranked first? Rank-weighted average precision.
+
+A follow-up question is judged after its earlier turns. Against the reference, an out-of-scope question
+(nothing in the documents answers it) has no useful context to rank: NaN with that reason.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from ...samples.evaluation import SingleTurnSample
 from ..formulas import average_precision
 from ..metric import Metric, MetricResult, OutputType, ScoringContext
 from ..prompts import ContextsToJudge, ContextUsefulnessPrompt
+from .refusal import nothing_to_retrieve
 from .statements import votes
 
 
@@ -22,11 +27,14 @@ class ContextPrecision(Metric):
     async def _ascore(self, sample: SingleTurnSample, ctx: ScoringContext) -> MetricResult:
         contexts = sample.retrieved_contexts or []
         answer = getattr(sample, self.answer_field) or ""
+        skipped = nothing_to_retrieve(sample, "no context is useful")
+        if skipped is not None and self.answer_field == "reference":
+            return skipped
         if not answer.strip():
             return MetricResult.nan(f"the {self.answer_field} is empty: nothing to judge usefulness against")
         if not contexts:
             return MetricResult(0.0, "no retrieved contexts: nothing useful was retrieved", {"useful": []})
-        data = ContextsToJudge(question=sample.user_input or "", answer=answer, contexts=numbered(contexts))
+        data = ContextsToJudge(question=sample.asked() or "", answer=answer, contexts=numbered(contexts))
         judged = await judge(
             ContextUsefulnessPrompt(),
             ctx.llm,

@@ -5,6 +5,9 @@ others false positives; reference statements the response does not support are f
 negatives; F1 is blended with embedding similarity. Factual correctness: claims of each side
 verified against the other; precision, recall or F1. Both use the sample's shared statements
 call and one comparison call that judges both directions, so together they pay for it once.
+A follow-up question is read after its earlier turns (``SingleTurnSample.asked``). An out-of-scope
+question's reference only says the documents do not cover it: both are NaN there, with that reason
+(refusal_correctness scores whether the response declined).
 """
 
 from __future__ import annotations
@@ -19,7 +22,13 @@ from ...text.lexical import LexicalContext
 from ..formulas import cosine, f1_from_counts, precision_from_counts, recall_from_counts, weighted_blend
 from ..metric import Metric, MetricResult, ScoringContext
 from ..prompts import CompareStatementsPrompt, StatementsToCompare
+from .refusal import out_of_scope
 from .statements import statements_of
+
+OUT_OF_SCOPE = (
+    "out-of-scope sample: the reference only says the documents do not cover the question, so there is "
+    "no answer to compare with (refusal_correctness scores whether the response declined)"
+)
 
 
 @dataclass(frozen=True)
@@ -79,12 +88,14 @@ class AnswerCorrectness(Metric):
         self.weights = weights
 
     async def _ascore(self, sample: SingleTurnSample, ctx: ScoringContext) -> MetricResult:
+        if out_of_scope(sample):
+            return MetricResult.nan(OUT_OF_SCOPE, out_of_scope=True)
         response, reference = sample.response or "", sample.reference or ""
         statements = await statements_of(sample, ctx, self.stage)
         said, expected = statements.response, statements.reference
         if not said and not expected:
             return MetricResult.nan("neither the response nor the reference makes a statement")
-        judged = await compare(said, expected, ctx, self.stage, self.strictness, sample.user_input or "")
+        judged = await compare(said, expected, ctx, self.stage, self.strictness, sample.asked() or "")
         tp_flags, covered = judged.response_supported, judged.reference_covered
         tp, fp, fn = sum(tp_flags), len(tp_flags) - sum(tp_flags), len(covered) - sum(covered)
         f1 = f1_from_counts(tp, fp, fn)
@@ -125,13 +136,15 @@ class FactualCorrectness(Metric):
         self.mode, self.atomicity, self.coverage = mode, atomicity, coverage
 
     async def _ascore(self, sample: SingleTurnSample, ctx: ScoringContext) -> MetricResult:
+        if out_of_scope(sample):
+            return MetricResult.nan(OUT_OF_SCOPE, out_of_scope=True)
         statements = await statements_of(
             sample, ctx, self.stage, atomicity=self.atomicity, coverage=self.coverage
         )
         claims, truth = statements.response, statements.reference
         if not claims and not truth:
             return MetricResult.nan("neither the response nor the reference makes a claim")
-        judged = await compare(claims, truth, ctx, self.stage, self.strictness, sample.user_input or "")
+        judged = await compare(claims, truth, ctx, self.stage, self.strictness, sample.asked() or "")
         right, found = judged.response_supported, judged.reference_covered
         # fn counts in every mode: a response that claims nothing against a reference scores 0 (judged,
         # and wrong), never NaN, which would drop the row and reward the empty answer.

@@ -68,10 +68,11 @@ def offline_nan(metric: Metric) -> MetricResult:
 
 
 def submission(sample: SingleTurnSample) -> dict[str, Any]:
-    """The parts of a sample a judge reads; empty ones are None so the judge sees they were not given."""
+    """The parts of a sample a judge reads; empty ones are None so the judge sees they were not given.
+    A follow-up question comes after its earlier turns (``SingleTurnSample.asked``)."""
     contexts = [c for c in sample.retrieved_contexts or [] if c.strip()]
     return {
-        "question": sample.user_input if (sample.user_input or "").strip() else None,
+        "question": sample.asked() if (sample.user_input or "").strip() else None,
         "response": sample.response or "",
         "contexts": contexts or None,
         "reference": sample.reference if (sample.reference or "").strip() else None,

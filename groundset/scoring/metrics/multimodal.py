@@ -152,7 +152,7 @@ class MultiModalRelevance(_VisualJudgeMetric):
     verdict_words = {True: "relevant, in line with the contexts", False: "not in line with the contexts"}
 
     def question(self, sample: SingleTurnSample) -> str:
-        return sample.user_input or ""
+        return sample.asked() or ""
 
     def without_judge(self, sample: SingleTurnSample, contexts: list[str]) -> MetricResult | None:
         if not (sample.user_input or "").strip():

@@ -13,6 +13,7 @@ import numpy as np
 from ...samples.evaluation import SingleTurnSample
 from ..formulas import average_precision
 from ..metric import Metric, MetricResult, ScoringContext
+from .refusal import nothing_to_retrieve
 from .text import DistanceMeasure, parse_measure, similarity_matrix
 
 __all__ = ["NonLLMContextPrecisionWithReference", "NonLLMContextRecall"]
@@ -56,7 +57,9 @@ class NonLLMContextPrecisionWithReference(_ContextMatch):
         if not retrieved:
             return MetricResult.nan("no retrieved context to judge")
         if not references:
-            return MetricResult.nan("no reference context to judge the retrieved ones against")
+            return nothing_to_retrieve(sample, "it has no reference contexts") or MetricResult.nan(
+                "no reference context to judge the retrieved ones against"
+            )
         best = matrix.max(axis=1)
         verdicts = [int(value >= self.threshold) for value in best]
         trace = {"best_similarity": [round(float(v), 4) for v in best], "verdicts": verdicts}
@@ -77,7 +80,9 @@ class NonLLMContextRecall(_ContextMatch):
     async def _ascore(self, sample: SingleTurnSample, ctx: ScoringContext) -> MetricResult:
         retrieved, references, matrix = self.similarities(sample)
         if not references:
-            return MetricResult.nan("no reference context to recall")
+            return nothing_to_retrieve(sample, "it has no reference contexts") or MetricResult.nan(
+                "no reference context to recall"
+            )
         if not retrieved:
             return MetricResult(0.0, f"nothing retrieved: 0 of {len(references)} reference contexts found")
         best = matrix.max(axis=0)

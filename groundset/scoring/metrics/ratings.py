@@ -132,7 +132,7 @@ class ContextRelevance(_TwoJudgeRating):
         return None
 
     def judge_input(self, sample: SingleTurnSample) -> BaseModel:
-        return QuestionAndContexts(question=sample.user_input or "", contexts=_contexts(sample))
+        return QuestionAndContexts(question=sample.asked() or "", contexts=_contexts(sample))
 
 
 class ResponseGroundedness(_TwoJudgeRating):
@@ -169,5 +169,5 @@ class AnswerAccuracy(_TwoJudgeRating):
 
     def judge_input(self, sample: SingleTurnSample) -> BaseModel:
         return AnswerAndReference(
-            question=sample.user_input or "", response=sample.response or "", reference=sample.reference or ""
+            question=sample.asked() or "", response=sample.response or "", reference=sample.reference or ""
         )

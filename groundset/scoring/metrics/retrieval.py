@@ -1,4 +1,8 @@
-"""ID-based retrieval metrics: retrieved_context_ids vs reference_context_ids. Exact, no model."""
+"""ID-based retrieval metrics: retrieved_context_ids vs reference_context_ids. Exact, no model.
+
+With no reference ids there is nothing to judge retrieval against: NaN, with why (an out-of-scope
+question has none by nature: the documents do not answer it).
+"""
 
 from __future__ import annotations
 
@@ -7,8 +11,18 @@ from collections.abc import Callable, Sequence
 from ...samples.evaluation import SingleTurnSample
 from .. import retrieval as ids
 from ..metric import Metric, MetricResult, OutputType, ScoringContext
+from .refusal import nothing_to_retrieve
 
 COLUMNS = ("retrieved_context_ids", "reference_context_ids")
+
+
+def no_reference_ids(sample: SingleTurnSample) -> MetricResult | None:
+    """NaN with the reason when the sample has no reference id, else None."""
+    if sample.reference_context_ids:
+        return None
+    return nothing_to_retrieve(sample, "it has no reference context ids") or MetricResult.nan(
+        "no reference context ids: nothing to judge the retrieved ids against"
+    )
 
 
 class _IdMetric(Metric):
@@ -16,6 +30,9 @@ class _IdMetric(Metric):
     formula: Callable[[Sequence[str], Sequence[str]], float]
 
     async def _ascore(self, sample: SingleTurnSample, ctx: ScoringContext) -> MetricResult:
+        unjudged = no_reference_ids(sample)
+        if unjudged is not None:
+            return unjudged
         retrieved, relevant = sample.retrieved_context_ids or [], sample.reference_context_ids or []
         score = type(self).formula(retrieved, relevant)
         found = len(set(retrieved) & set(relevant))
@@ -49,6 +66,9 @@ class _AtK(_IdMetric):
         self.k = k
 
     async def _ascore(self, sample: SingleTurnSample, ctx: ScoringContext) -> MetricResult:
+        unjudged = no_reference_ids(sample)
+        if unjudged is not None:
+            return unjudged
         retrieved, relevant = sample.retrieved_context_ids or [], sample.reference_context_ids or []
         return MetricResult(type(self).at_k(retrieved, relevant, k=self.k), f"k={self.k or len(retrieved)}")
 

@@ -12,6 +12,12 @@ from ..formulas import cosine
 from ..metric import Metric, MetricResult, OutputType, ScoringContext
 from ..offline_relevancy import offline_relevancy
 from ..prompts import ResponseQuestionPrompt, ResponseToQuestion
+from .refusal import out_of_scope
+
+OUT_OF_SCOPE = (
+    "out-of-scope sample: the right response declines, which relevancy scores 0, and an invented answer "
+    "can look relevant (refusal_correctness scores whether the response declined)"
+)
 
 
 def _empty_response(response: str | None, target: str) -> MetricResult | None:
@@ -54,7 +60,9 @@ class SemanticSimilarity(Metric):
 class AnswerRelevancy(Metric):
     """Mean cosine of the question and ``strictness`` questions written back from the response; 0 when any
     generation flags the response noncommittal (as in ragas). Offline: coverage of the question's parts
-    by the response's answering clauses x focus (see ``scoring.offline_relevancy``), 0 for a refusal."""
+    by the response's answering clauses x focus (see ``scoring.offline_relevancy``), 0 for a refusal.
+    A follow-up question is compared as asked, after its earlier turns; offline its parts are the last
+    question's, and the words of the earlier turns count as given. NaN for an out-of-scope question."""
 
     name = "answer_relevancy"
     columns = ("user_input", "response")
@@ -74,12 +82,15 @@ class AnswerRelevancy(Metric):
         self.strictness = strictness
 
     async def _ascore(self, sample: SingleTurnSample, ctx: ScoringContext) -> MetricResult:
+        if out_of_scope(sample):
+            return MetricResult.nan(OUT_OF_SCOPE, out_of_scope=True)
         question, response = sample.user_input or "", sample.response or ""
         empty = _empty_response(response, question)
         if empty is not None:
             return empty
         if is_offline(ctx.llm):
-            return await self._offline(question, response, ctx)
+            return await self._offline(question, response, ctx, sample.asked() or "")
+        question = sample.asked() or ""
         outs = await ResponseQuestionPrompt().run(
             ctx.llm,
             ResponseToQuestion(response=response),
@@ -104,11 +115,11 @@ class AnswerRelevancy(Metric):
         score = float(np.mean(similarities))
         return MetricResult(score, f"mean cosine of {len(generated)} generated questions {score:.3f}", trace)
 
-    async def _offline(self, question: str, response: str, ctx: ScoringContext) -> MetricResult:
+    async def _offline(self, question: str, response: str, ctx: ScoringContext, asked: str) -> MetricResult:
         async def embed(texts: Sequence[str]) -> np.ndarray:
             return await ctx.engine.embed(ctx.embeddings, texts, stage=f"{self.stage}.embed")
 
-        found = await offline_relevancy(question, response, embed)
+        found = await offline_relevancy(question, response, embed, conversation=asked)
         if found is None:
             return MetricResult(0.0, "the response is noncommittal", {"offline": True})
         trace = {

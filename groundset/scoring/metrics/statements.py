@@ -2,10 +2,18 @@
 
 Faithfulness (response vs retrieved contexts) and context recall (reference vs retrieved
 contexts) decompose the sample's response and reference in one shared call, the same one the
-correctness metrics make, so running them together pays for it once.
+correctness metrics make, so running them together pays for it once. The decomposition reads the
+question as asked: a follow-up after its earlier turns, so "and the second one?" becomes statements
+that name what they are about.
+
+An out-of-scope question (``expected_behaviour`` "refuse") has nothing to retrieve: context recall is
+NaN with that reason. Faithfulness still checks an answer the system gave anyway against what it
+retrieved; a response that declines makes no claim to check, so it is NaN (refusal_correctness scores it).
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from ...judges.aligned import judge, numbered
 from ...judges.support import StatementsAndContext, SupportPrompt
@@ -13,6 +21,7 @@ from ...samples.evaluation import SingleTurnSample
 from ..formulas import ratio
 from ..metric import Metric, MetricResult, ScoringContext
 from ..prompts import SampleStatements, SampleTexts, StatementsPrompt
+from .refusal import DECLINES, classify, nothing_to_retrieve, out_of_scope
 
 
 async def statements_of(
@@ -27,7 +36,7 @@ async def statements_of(
     found: SampleStatements = await StatementsPrompt().run(
         ctx.llm,
         SampleTexts(
-            question=sample.user_input or "",
+            question=sample.asked() or "",
             response=sample.response or "",
             reference=sample.reference or "",
             atomicity=atomicity,
@@ -73,6 +82,9 @@ class _SupportedShare(Metric):
     needs_llm = True
 
     async def _ascore(self, sample: SingleTurnSample, ctx: ScoringContext) -> MetricResult:
+        skipped = await self.out_of_scope(sample, ctx)
+        if skipped is not None:
+            return skipped
         statements = getattr(await statements_of(sample, ctx, self.stage), self.side)
         if not statements:
             return MetricResult.nan(f"the {self.side} makes no statement")
@@ -88,6 +100,10 @@ class _SupportedShare(Metric):
             {"statements": statements, "supported": verdicts, **votes(agreement, self.strictness)},
         )
 
+    async def out_of_scope(self, sample: SingleTurnSample, ctx: ScoringContext) -> MetricResult | None:
+        """The result for a question the documents do not answer, when the metric cannot judge it."""
+        return None
+
 
 class Faithfulness(_SupportedShare):
     """Share of the response's statements that the retrieved contexts support (NaN without statements)."""
@@ -96,6 +112,20 @@ class Faithfulness(_SupportedShare):
     columns = ("user_input:optional", "response", "retrieved_contexts")
     side = "response"
 
+    async def out_of_scope(self, sample: SingleTurnSample, ctx: ScoringContext) -> MetricResult | None:
+        if not out_of_scope(sample) or not (sample.response or "").strip():
+            return None
+        # The call refusal_correctness makes (shared), without faithfulness's demonstrations.
+        found = await classify(sample, replace(ctx, guidance=""), self.stage)
+        if isinstance(found, MetricResult) or found[0].behaviour != DECLINES:
+            return None
+        return MetricResult.nan(
+            "out-of-scope sample: the response declines, so it makes no claim to check against the "
+            "contexts (refusal_correctness scores the refusal)",
+            out_of_scope=True,
+            declines=found[0].reason,
+        )
+
 
 class ContextRecall(_SupportedShare):
     """Share of the reference's statements that the retrieved contexts support."""
@@ -103,3 +133,6 @@ class ContextRecall(_SupportedShare):
     name = "context_recall"
     columns = ("user_input:optional", "retrieved_contexts", "reference")
     side = "reference"
+
+    async def out_of_scope(self, sample: SingleTurnSample, ctx: ScoringContext) -> MetricResult | None:
+        return nothing_to_retrieve(sample, "the reference only says the documents do not cover it")

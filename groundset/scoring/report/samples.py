@@ -25,6 +25,8 @@ def question_text(sample: Any) -> str:
     value = getattr(sample, "user_input", None)
     if isinstance(value, list):
         return "\n".join(f"{getattr(m, 'type', 'message')}: {getattr(m, 'content', m)}" for m in value)
+    if getattr(sample, "history", None):  # a follow-up: the earlier turns, then the question asked
+        return sample.asked()
     return "" if value is None else str(value)
 
 
@@ -46,7 +48,8 @@ class SampleView:
         """One summary line: what is wrong (``lead``, already escaped), which sample, and its question."""
         sample_id = self.ids[index]
         name = f"#{index}" + (f" · {sample_id}" if sample_id else "")
-        question = _one_line(question_text(self.result.dataset[index]))
+        sample = self.result.dataset[index]
+        question = _one_line(sample.user_input if getattr(sample, "history", None) else question_text(sample))
         return f"{lead} · {el('span', esc(name), class_='mono')} · {esc(question)}"
 
     def body(self, index: int, cell: Cell | None = None, *, errors: Sequence[tuple[str, str]] = ()) -> str:
