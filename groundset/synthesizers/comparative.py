@@ -1,0 +1,192 @@
+"""Comparative questions: two sides, each stated in a chunk of another document, that the question names.
+
+"How does X differ from Y?" needs both chunks, and a retriever that brings back one of them gives
+half an answer. The two chunks are in different documents joined by an ``entity_overlap`` edge. With
+facts, first the pairs ``fact_pairs.comparable_pairs`` finds (two subjects of one theme, defined or
+explained) whose chunks are so joined; then, for each such edge, its closest pair of statements of
+one pattern, the closest edges first:
+
+- two subjects of one kind stated alike (two definitions, two rules: "integer numbers must not have
+  a decimal point" and "floating point numbers must ..."), close in meaning but not one statement
+  twice and not one subject inside the other;
+- one subject as the two documents describe it (OpenMetrics 1.0 and 2.0 on exemplars): the question
+  names the documents by their titles.
+
+The reference is each side's fact, one line per chunk. With a model any such edge works: a term both
+chunks name (the rarest in the corpus, never the product's name), as each document describes it.
+Offline questions are English templates (the language with facts); offline, a test set in another
+language gets no comparative questions.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import defaultdict
+from collections.abc import Iterator
+from typing import Any
+
+from ..core.engine import get_engine
+from ..kg.graph import EdgeKind, KnowledgeGraph
+from ..samples.testset import TestsetSample
+from .base import Grounding, Synthesizer
+from .double import shared_terms, term_frequency
+from .fact_index import FactIndex
+from .fact_pairs import KINSHIP, SAME_STATEMENT, SENTENCE_SENSE, comparable_pairs
+from .facts import Fact
+from .kinds_prompts import ComparativePrompt, PairInput, kind_fields, kind_sample
+from .quality import QualityGate
+from .scenarios import PersonaPool, Scenario
+
+__all__ = ["ComparativeQuerySynthesizer", "cross_document_links", "document_label"]
+
+COMPARED = frozenset({"definition", "purpose", "constraint", "default", "value"})
+DEFINING = frozenset({"definition", "purpose"})
+RULE_SENSE = 0.5  # two rules about different subjects this close are rules of one kind
+MAX_PER_SUBJECT = 2
+ONE_SIDE = "reference does not state both sides"
+_BRACKETED = re.compile(r"\s*[\[(][^\])]*[\])]\s*")
+
+Side = tuple[str, Fact]
+
+
+class ComparativeQuerySynthesizer(Synthesizer):
+    name = "comparative"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.prompt = ComparativePrompt()  # type: ignore[assignment]
+
+    def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
+        index = FactIndex.of(kg)
+        links = cross_document_links(kg)
+        used: dict[str, int] = defaultdict(int)
+        asked: set[frozenset[str]] = set()
+
+        def fresh(a: Side, b: Side) -> bool:
+            sides = frozenset((a[1].reference, b[1].reference))
+            keys = (a[1].key(), b[1].key())
+            if sides in asked or any(used[k] >= MAX_PER_SUBJECT for k in set(keys)):
+                return False
+            asked.add(sides)
+            for key in set(keys):
+                used[key] += 1
+            return True
+
+        for _, a, b in comparable_pairs(kg, index, rng):
+            if frozenset((a[0], b[0])) in links and fresh(a, b):
+                yield [a[0], b[0]], [a[1].focus, b[1].focus], [a[1], b[1]]
+        for a, b in _edge_pairs(kg, index, links, rng):
+            if fresh(a, b):
+                yield [a[0], b[0]], _sides(kg, a, b), [a[1], b[1]]
+        if index.facts and not self.writes_with_model:
+            return  # offline, a pair of facts is the only comparison the templates can write
+        yield from _entity_pairs(kg, links, rng)
+
+    def scenarios(
+        self, kg: KnowledgeGraph, n: int, personas: PersonaPool, rng: random.Random
+    ) -> list[Scenario]:
+        if not self.writes_with_model and self.language not in (None, "en"):
+            return []  # English templates only (see the module docstring)
+        found = super().scenarios(kg, n, personas, rng)
+        return [s for s in found if self.writes_with_model or s.language == "en"]
+
+    async def generate(self, scenario: Scenario, *, graph_fingerprint: str = "") -> TestsetSample:
+        data = PairInput(**kind_fields(scenario), contexts=scenario.contexts, labels=scenario.labels)
+        answer = await self.prompt.run(  # type: ignore[call-overload]
+            self.llm, data, engine=self.engine or get_engine(), stage=f"synth.{self.name}"
+        )
+        return kind_sample(scenario, answer, self.llm, graph_fingerprint)
+
+    async def check(self, gate: QualityGate, sample: TestsetSample, scenario: Scenario) -> str | None:
+        """Both sides stated (one reference line per context), then the gate with both facts' slots."""
+        if sum(1 for line in sample.reference.split("\n") if line.strip()) < len(sample.reference_contexts):
+            return ONE_SIDE
+        return await super().check(gate, sample, scenario)
+
+
+def cross_document_links(kg: KnowledgeGraph) -> dict[frozenset[str], list[str]]:
+    """Chunk pairs of different documents joined by an ``entity_overlap`` edge -> their shared entities."""
+    return {
+        frozenset((s, t)): list(data.get("shared") or [])
+        for s, t, _, data in kg.edges(EdgeKind.ENTITY_OVERLAP)
+        if kg.get(s)["document"] != kg.get(t)["document"]
+    }
+
+
+def document_label(kg: KnowledgeGraph, chunk: str) -> str:
+    """A chunk's document as a question names it: its title without bracketed notes ("[EXPERIMENTAL]")."""
+    data = kg.get(chunk)
+    title = str(kg.get(data["document"]).get("title") or "").strip()
+    title = _BRACKETED.sub(" ", title).strip()
+    return title or data["source"].rsplit("/", 1)[-1].rsplit(".", 1)[0]
+
+
+def _sides(kg: KnowledgeGraph, a: Side, b: Side) -> list[str]:
+    """[x, y] for two subjects; [x, document A, document B] for one subject as two documents put it."""
+    if a[1].key() == b[1].key():
+        return [a[1].focus, document_label(kg, a[0]), document_label(kg, b[0])]
+    return [a[1].focus, b[1].focus]
+
+
+def _edge_pairs(
+    kg: KnowledgeGraph, index: FactIndex, links: dict[frozenset[str], list[str]], rng: random.Random
+) -> Iterator[tuple[Side, Side]]:
+    """For each cross-document edge, its best pair of comparable facts (closest statements first)."""
+    edges = sorted(tuple(sorted(pair)) for pair in links)
+    rng.shuffle(edges)
+    found: list[tuple[float, float, Side, Side]] = []
+    for source, target in edges:
+        best: tuple[float, Side, Side] | None = None
+        for fa in index.facts.get(source, []):
+            for fb in index.facts.get(target, []):
+                if fa.pattern != fb.pattern or fa.pattern not in COMPARED:
+                    continue
+                closeness = _comparable(kg, index, (source, fa), (target, fb))
+                if closeness is not None and (best is None or closeness > best[0]):
+                    best = (closeness, (source, fa), (target, fb))
+        if best is not None:
+            found.append((round(best[0], 1), rng.random(), best[1], best[2]))
+    found.sort(key=lambda row: (-row[0], row[1]))  # close pairs first, shuffled within a band
+    for _, _, a, b in found:
+        yield a, b
+
+
+def _comparable(kg: KnowledgeGraph, index: FactIndex, a: Side, b: Side) -> float | None:
+    """How close the two statements are, or None when they make no comparison: one statement twice,
+    one answer twice, a subject inside the other ("metric" and "metric type"), unrelated statements,
+    or one subject whose two documents cannot be told apart by their titles."""
+    (chunk_a, fa), (chunk_b, fb) = a, b
+    if _norm(fa.answer) == _norm(fb.answer):
+        return None
+    similarity = index.similarity(fa.reference, fb.reference)
+    if similarity >= SAME_STATEMENT:
+        return None
+    if fa.key() == fb.key():
+        labels = document_label(kg, chunk_a), document_label(kg, chunk_b)
+        return similarity if _norm(labels[0]) != _norm(labels[1]) else None
+    if fa.key() in fb.key() or fb.key() in fa.key() or " and " in f"{fa.focus} {fb.focus}":
+        return None
+    if fa.pattern in DEFINING:
+        kin = index.similarity(fa.answer, fb.answer)
+        return similarity if similarity >= SENTENCE_SENSE and kin >= KINSHIP else None
+    return similarity if similarity >= RULE_SENSE else None
+
+
+def _entity_pairs(
+    kg: KnowledgeGraph, links: dict[frozenset[str], list[str]], rng: random.Random
+) -> Iterator[Grounding]:
+    """For a model: an edge and a term both chunks name (the rarest), as each document describes it."""
+    pairs = sorted(tuple(sorted(pair)) for pair in links)
+    rng.shuffle(pairs)
+    frequency = term_frequency(kg)
+    scope = FactIndex.of(kg).scope
+    for source, target in pairs:
+        labels = [document_label(kg, source), document_label(kg, target)]
+        shared = shared_terms(kg, source, target, frequency, scope)
+        if shared and _norm(labels[0]) != _norm(labels[1]):
+            yield [source, target], [shared[0], *labels], []
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.casefold().split()).strip(" .")

@@ -1,0 +1,185 @@
+"""Double questions: two questions in one message, each answered by its own chunk.
+
+Users often ask two things at once ("What is X, and how do I Y?"); an assistant that answers only the
+first half fails them. A double scenario takes two different chunks that read like one need, in
+another section or document: the most strongly linked by ``similar``, ``entity_overlap`` and
+``theme_overlap`` edges first, then the rest of the document. Offline each chunk gives one fact
+(different subjects, each with one answer in the corpus), asked in the order what-it-is before
+what-to-do; the reference is the two facts' sentences, one line per chunk. With a model (or offline
+in an English corpus without facts) any related pair works: two chunks that name one term (the
+rarest, not the product's name), each asked about in its own part.
+
+Offline questions are English templates (the language with facts); offline, a test set in another
+language gets no double questions.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+from ..core.engine import get_engine
+from ..kg.graph import EdgeKind, KnowledgeGraph, NodeKind
+from ..samples.testset import TestsetSample
+from .base import Grounding, Synthesizer
+from .fact_index import FactIndex
+from .facts import Fact
+from .kinds_prompts import DoublePrompt, PairInput, kind_fields, kind_sample
+from .offline_questions import term_pattern
+from .quality import QualityGate
+from .question_templates import ORDER
+from .scenarios import PersonaPool, Scenario
+from .single_hop import pick_fact
+
+__all__ = ["DoubleQuerySynthesizer", "related_chunks", "shared_terms", "term_frequency"]
+
+LINKS = (EdgeKind.SIMILAR, EdgeKind.ENTITY_OVERLAP, EdgeKind.THEME_OVERLAP)
+ONE_PART = "reference does not answer both parts"
+
+
+class DoubleQuerySynthesizer(Synthesizer):
+    name = "double"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.prompt = DoublePrompt()  # type: ignore[assignment]
+
+    def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
+        index = FactIndex.of(kg)
+        usable = {c: [f for f in facts if index.unambiguous(f)] for c, facts in index.facts.items()}
+        usable = {c: facts for c, facts in usable.items() if facts}
+        asked: set[frozenset[str]] = set()
+        chunks = sorted(usable)
+        rng.shuffle(chunks)
+        for chunk in chunks:  # each chunk opens at most one pair
+            for partner in related_chunks(kg, chunk, rng, within=usable):
+                pair = frozenset((chunk, partner))
+                first = pick_fact(usable[chunk], rng)
+                others = [f for f in usable[partner] if _distinct(first, f)]
+                if pair in asked or not others:
+                    continue
+                asked.add(pair)
+                second = pick_fact(others, rng)
+                (a, fa), (b, fb) = sorted(((chunk, first), (partner, second)), key=lambda x: _rank(x[1]))
+                yield [a, b], [fa.focus, fb.focus], [fa, fb]
+                break
+        if index.facts and not self.writes_with_model:
+            return  # offline, a pair of facts is the only double question the templates can write
+        yield from _term_pairs(kg, rng, asked)
+
+    def scenarios(
+        self, kg: KnowledgeGraph, n: int, personas: PersonaPool, rng: random.Random
+    ) -> list[Scenario]:
+        if not self.writes_with_model and self.language not in (None, "en"):
+            return []  # English templates only (see the module docstring)
+        found = super().scenarios(kg, n, personas, rng)
+        return [s for s in found if self.writes_with_model or s.language == "en"]
+
+    async def generate(self, scenario: Scenario, *, graph_fingerprint: str = "") -> TestsetSample:
+        data = PairInput(**kind_fields(scenario), contexts=scenario.contexts, labels=scenario.labels)
+        answer = await self.prompt.run(  # type: ignore[call-overload]
+            self.llm, data, engine=self.engine or get_engine(), stage=f"synth.{self.name}"
+        )
+        return kind_sample(scenario, answer, self.llm, graph_fingerprint)
+
+    async def check(self, gate: QualityGate, sample: TestsetSample, scenario: Scenario) -> str | None:
+        """Both parts answered (one reference line per context), then the gate with both facts' slots."""
+        if sum(1 for line in sample.reference.split("\n") if line.strip()) < len(sample.reference_contexts):
+            return ONE_PART
+        return await super().check(gate, sample, scenario)
+
+
+def related_chunks(
+    kg: KnowledgeGraph, chunk: str, rng: random.Random, within: dict[str, Any] | None = None
+) -> list[str]:
+    """Chunks a user would ask about together with ``chunk``, in another section or document: those
+    linked by similarity and overlap edges, the most strongly linked first, then the rest of its
+    document in a seed-determined order. ``within``: only these chunks."""
+    own = kg.get(chunk)
+    strength: dict[str, float] = {}
+    for kind in LINKS:
+        for other in kg.neighbours(chunk, kind):
+            edge = kg.edge(chunk, other, kind) or {}
+            strength[other] = strength.get(other, 0.0) + float(edge.get("score", 0.5))
+    rest = [c for c in kg.chunks_of(own["document"]) if c not in strength]
+    rng.shuffle(rest)
+    found: list[str] = []
+    for other in [*sorted(strength, key=lambda c: (-strength[c], c)), *rest]:
+        if other == chunk or (within is not None and other not in within):
+            continue
+        data = kg.get(other)
+        if data.get("kind") != NodeKind.CHUNK.value or _norm(data["text"]) == _norm(own["text"]):
+            continue
+        same_document = data["document"] == own["document"]
+        if same_document and (not data.get("section") or data.get("section") == own.get("section")):
+            continue  # the next paragraph of one section is one passage, not two needs
+        found.append(other)
+    return found
+
+
+def _distinct(first: Fact, second: Fact) -> bool:
+    """Two different questions: other subjects ("client library" and "library" are one), other answers
+    (one subject twice is a multi-hop specific question)."""
+    a, b = first.key(), second.key()
+    return (
+        a not in b
+        and b not in a
+        and _norm(first.answer) != _norm(second.answer)
+        and _norm(first.reference) != _norm(second.reference)
+    )
+
+
+def _rank(fact: Fact) -> int:
+    return ORDER.index(fact.pattern) if fact.pattern in ORDER else len(ORDER)
+
+
+def _term_pairs(kg: KnowledgeGraph, rng: random.Random, asked: set[frozenset[str]]) -> Iterator[Grounding]:
+    """For a model: two related chunks and a term both name (each part asks what its chunk says)."""
+    chunks = list(kg.nodes(NodeKind.CHUNK))
+    rng.shuffle(chunks)
+    frequency = term_frequency(kg)
+    scope = FactIndex.of(kg).scope
+    for chunk in chunks:
+        for partner in related_chunks(kg, chunk, rng)[:5]:
+            pair = frozenset((chunk, partner))
+            shared = shared_terms(kg, chunk, partner, frequency, scope)
+            if shared and pair not in asked:
+                asked.add(pair)
+                yield [chunk, partner], [shared[0]], []
+                break
+
+
+def term_frequency(kg: KnowledgeGraph) -> Counter[str]:
+    """In how many chunks each entity or key phrase (case-folded) is listed."""
+    return Counter(
+        term.casefold()
+        for chunk in kg.nodes(NodeKind.CHUNK)
+        for term in {*(kg.get(chunk).get("entities") or []), *(kg.get(chunk).get("keyphrases") or [])}
+    )
+
+
+def shared_terms(kg: KnowledgeGraph, a: str, b: str, frequency: Counter[str], scope: str = "") -> list[str]:
+    """Entities and key phrases of either chunk that both texts name, the rarest in the corpus first
+    (a specific term links two passages; the product's name, ``scope``, links every one)."""
+    listed = [*(kg.get(a).get("entities") or []), *(kg.get(b).get("entities") or [])]
+    listed += [*(kg.get(a).get("keyphrases") or []), *(kg.get(b).get("keyphrases") or [])]
+    found = [
+        term
+        for term in dict.fromkeys(t.strip() for t in listed)
+        if len(term) >= 2
+        and term.casefold() != scope.casefold()
+        and _names(kg, a, term)
+        and _names(kg, b, term)
+    ]
+    return sorted(found, key=lambda term: (frequency[term.casefold()], -len(term), term))
+
+
+def _names(kg: KnowledgeGraph, chunk: str, term: str) -> bool:
+    pattern = term_pattern(term)
+    return pattern is not None and pattern.search(kg.get(chunk)["text"]) is not None
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.casefold().split()).strip(" .")
