@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 
 import numpy as np
@@ -266,3 +267,23 @@ def test_generate_argument_errors(tmp_path, capsys):
     assert "unknown kind(s) triple; choose among all, default" in capsys.readouterr().err
     assert main(["generate", EXAMPLES, "--kinds", "all", "--distribution", "single=1", "-q"]) == 2
     assert "not both" in capsys.readouterr().err
+
+
+def test_every_kind_in_one_offline_test_set(real_graph):
+    """--kinds all: every kind of question comes out of one run, tagged, and scores with no error."""
+    from groundset.scoring import BaselineRAG, score_rag
+    from groundset.synthesizers import ALL_KINDS, kinds_distribution
+
+    testset = TestsetGenerator(engine=CallEngine(cache=False)).generate(
+        real_graph, 27, kinds_distribution("all"), seed=5
+    )
+    assert testset.counts("synthesizer") == dict.fromkeys(sorted(ALL_KINDS), 3)
+    refuse = [s for s in testset if s.expected_behaviour == "refuse"]
+    assert {s.synthesizer for s in refuse} == {"out_of_scope"}
+    assert not any(s.reference_contexts for s in refuse)
+    assert all(s.history for s in testset if s.synthesizer == "conversational")
+    result = score_rag(testset, BaselineRAG(real_graph, top_k=3), show_progress=False)
+    aggregate = result.aggregate()
+    assert "refusal_correctness" in result.metrics and not any(m["errors"] for m in aggregate.values())
+    declined = [result.scores("refusal_correctness")[i] for i, s in enumerate(testset) if s in refuse]
+    assert len(declined) == 3 and not any(math.isnan(v) for v in declined)

@@ -11,6 +11,7 @@ scenarios on them are tried first).
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import random
 from collections import Counter
@@ -76,7 +77,10 @@ class TestsetGenerator:
         return [(self._synthesizer(name), 1 / len(DEFAULT_KINDS)) for name in DEFAULT_KINDS]
 
     def _synthesizer(self, name: str) -> Synthesizer:
-        return SYNTHESIZERS[name](self.llm, engine=self.engine, mix=self.mix, language=self.language)
+        cls, options = SYNTHESIZERS[name], {"engine": self.engine, "mix": self.mix, "language": self.language}
+        if "embeddings" in inspect.signature(cls).parameters:  # it embeds questions (out_of_scope)
+            options["embeddings"] = self.embeddings
+        return cls(self.llm, **options)
 
     def _distribution(self, given: Any) -> list[tuple[Synthesizer, float]]:
         if given is None:
@@ -359,13 +363,10 @@ class TestsetGenerator:
         )
 
     def generate_from_documents(
-        self,
-        documents: str | Path | Iterable[Document],
-        testset_size: int,
-        query_distribution: Any = None,
-        **kwargs: Any,
+        self, documents: str | Path | Iterable[Document], size: int, *args: Any, **kw: Any
     ) -> Testset:
-        return run_sync(self.agenerate_from_documents(documents, testset_size, query_distribution, **kwargs))
+        """The sync twin of ``agenerate_from_documents``."""
+        return run_sync(self.agenerate_from_documents(documents, size, *args, **kw))
 
 
 def graph_documents(kg: KnowledgeGraph) -> dict[str, str]:

@@ -7,8 +7,14 @@ abstract); ``--kinds all`` adds the kinds that probe failures users hit most (se
 from __future__ import annotations
 
 from .base import Synthesizer
+from .comparative import ComparativeQuerySynthesizer
+from .conversational import ConversationalQuerySynthesizer
+from .distracting import DistractingQuerySynthesizer
+from .double import DoubleQuerySynthesizer
 from .multi_hop import MultiHopAbstractQuerySynthesizer, MultiHopSpecificQuerySynthesizer
+from .out_of_scope import OutOfScopeQuerySynthesizer
 from .single_hop import SingleHopSpecificQuerySynthesizer
+from .situational import SituationalQuerySynthesizer
 
 SHORT_NAMES = {
     "single": "single_hop_specific",
@@ -21,9 +27,15 @@ SYNTHESIZERS: dict[str, type[Synthesizer]] = {
         SingleHopSpecificQuerySynthesizer,
         MultiHopAbstractQuerySynthesizer,
         MultiHopSpecificQuerySynthesizer,
+        OutOfScopeQuerySynthesizer,
+        DistractingQuerySynthesizer,
+        SituationalQuerySynthesizer,
+        DoubleQuerySynthesizer,
+        ComparativeQuerySynthesizer,
+        ConversationalQuerySynthesizer,
     )
 }
-DEFAULT_KINDS: tuple[str, ...] = tuple(SYNTHESIZERS)  # what a test set mixes unless told otherwise
+DEFAULT_KINDS: tuple[str, ...] = tuple(SYNTHESIZERS)[:3]  # what a test set mixes unless told otherwise
 ALL_KINDS: tuple[str, ...] = tuple(SYNTHESIZERS)
 
 
