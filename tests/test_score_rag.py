@@ -406,3 +406,26 @@ def test_ragas_metric_names_are_accepted(tmp_path, capsys):
     finally:
         sys.path.remove(str(tmp_path))
     assert "context_recall" in capsys.readouterr().out
+
+
+def test_the_baseline_reads_a_follow_up_with_its_earlier_turns(chat, stub, engine):
+    from groundset.scoring.baseline import BaselineRAG
+    from groundset.scoring.targets import takes_history
+
+    from .openai_stub import Reply
+
+    kg, ids = _tiny_graph()
+    history = [
+        {"role": "user", "content": "What does the node exporter expose?"},
+        {"role": "assistant", "content": "Host metrics."},
+    ]
+    offline = BaselineRAG(kg, top_k=1)
+    assert takes_history(offline)
+    assert offline.retrieve("And what about its address?") != [ids[0]]  # alone it names nothing
+    answer = asyncio.run(offline.answer("And what about its address?", history=history))
+    assert answer.retrieved_context_ids == [ids[0]] and "9100" in answer.response
+    stub.always(Reply.json({"answer": "Port 9100."}))
+    model = BaselineRAG(kg, top_k=1, llm=chat, engine=engine)
+    assert asyncio.run(model.answer("And what about its address?", history=history)).response == "Port 9100."
+    prompt = stub.requests[-1].body["messages"][-1]["content"]
+    assert "What does the node exporter expose?" in prompt and "And what about its address?" in prompt

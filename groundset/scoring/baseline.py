@@ -22,7 +22,7 @@ from ..text.lexical import stemmed_words
 from ..text.plaintext import plain_text
 from ..text.sentences import split_sentences
 from .bm25 import BM25Index
-from .targets import RagAnswer
+from .targets import History, RagAnswer, conversation_text
 
 NOT_FOUND = "The documents do not say."
 EXTRACT_SENTENCES = 2
@@ -144,14 +144,21 @@ class BaselineRAG:
         found = self.index.search(question, k or self.top_k, detect_language(question))
         return [self.chunk_ids[i] for i, _ in found]
 
-    async def answer(self, question: str) -> RagAnswer:
-        ids = self.retrieve(question)
+    async def answer(self, question: str, history: History | None = None) -> RagAnswer:
+        """A follow-up (``history``: the earlier turns) is retrieved with the earlier questions too, since
+        "and what is its default?" names nothing, and answered with the conversation written out."""
+        earlier = [str(m.get("content", "")) for m in history or () if m.get("role") == "user"]
+        ids = self.retrieve(" ".join([*earlier, question, question]) if earlier else question)
         contexts = [str(self.kg.get(node)["text"]) for node in ids]
         if not contexts:
             return RagAnswer(response=NOT_FOUND, retrieved_contexts=[], retrieved_context_ids=[])
+        asked = question
+        if history:  # offline, the extract matches the questions' words, not the earlier answers'
+            offline = is_offline(self.llm)
+            asked = " ".join([*earlier, question]) if offline else conversation_text(question, history)
         reply = await self.prompt.run(
             self.llm,
-            RagQuestion(question=question, contexts=contexts),
+            RagQuestion(question=asked, contexts=contexts),
             engine=self.engine or get_engine(),
             stage="target.answer",
         )
