@@ -124,11 +124,13 @@ def at_latency(data: EvaluationDataset, latency_ms: int, concurrency: int) -> No
         run = evaluate(data, metrics(), llm=llm, embeddings=emb, engine=engine, show_progress=False)
         wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     calls = sum(u["calls"] for m, u in run.usage.items() if not m.endswith(".embed"))
+    embeds = sum(u["calls"] for m, u in run.usage.items() if m.endswith(".embed"))
     ideal = calls * latency_ms / 1000 / concurrency
     print(f"4. mockllm at {latency_ms} ms, max_concurrency {concurrency}, {len(data)} samples x 5 metrics")
     print(
-        f"    LLM calls {calls}; wall {wall:.1f} s vs ideal {ideal:.1f} s = {wall / ideal:.2f}x "
-        f"(target <= 1.3x); client CPU {cpu * 1000 / max(calls, 1):.1f} ms per call"
+        f"    LLM calls {calls} (and {embeds} embedding requests); wall {wall:.1f} s vs ideal (LLM calls x "
+        f"latency / concurrency) {ideal:.1f} s = {wall / ideal:.2f}x (target <= 1.3x); "
+        f"client CPU {cpu * 1000 / max(calls, 1):.1f} ms per call"
     )
 
 

@@ -39,3 +39,21 @@ def test_offline_embeddings_through_the_engine_make_no_call(tmp_path):
     matrix = engine.embed_sync(HashingEmbeddings(128), ["a b c", "d e f"], stage="kg.embed")
     assert matrix.shape == (2, 128)
     assert engine.usage["kg.embed"].offline == 2 and engine.usage["kg.embed"].calls == 0
+
+
+async def test_texts_asked_while_every_slot_is_busy_go_out_in_one_request(stub, openai_embeddings):
+    """Under load an embeddings request waits for a slot anyway: texts asked meanwhile join it, so
+    scoring's many small embedding needs do not each take a slot from the LLM calls."""
+    engine = CallEngine(cache=False, max_concurrency=1)
+    stub.latency = 0.2
+
+    async def later(i: int):
+        await asyncio.sleep(0.02 * (i + 1))  # each well past the moment-coalescing window
+        return await engine.embed(openai_embeddings, [f"late text {i}"])
+
+    first, *rest = await asyncio.gather(
+        engine.embed(openai_embeddings, ["first text"]), *(later(i) for i in range(6))
+    )
+    assert [len(r.body["input"]) for r in stub.embedding_requests] == [1, 6]
+    assert first.shape == (1, 64) and all(part.shape == (1, 64) for part in rest)
+    assert not any(np.array_equal(rest[0], part) for part in rest[1:])  # each caller got its own vector

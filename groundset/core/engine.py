@@ -69,6 +69,7 @@ class CallEngine:
         self._inflight: dict[str, asyncio.Future[Any]] = {}
         self._waiters: dict[str, int] = {}
         self._embed_queue: dict[str, tuple[Any, str | None, list[tuple[str, str]]]] = {}
+        self._embed_waiting: set[str] = set()  # models with an embeddings request waiting for a slot
         self.structured_methods: dict[str, Any] = {}
         self._clients = PrivateClients(max_concurrency)
 
@@ -275,24 +276,41 @@ class CallEngine:
     def _queue_embeddings(
         self, model: Any, identity: str, items: list[tuple[str, str]], stage: str | None
     ) -> None:
-        """Texts asked for in the same moment by different callers go out together, in full batches."""
+        """Texts asked for in the same moment, or while a request of their model waits for a free slot, go
+        out together: under load, embedding requests merge instead of taking a slot each."""
         queued = self._embed_queue.setdefault(identity, (model, stage, []))
         queued[2].extend(items)
-        if len(queued[2]) == len(items):  # the first caller of this moment schedules the send
-            asyncio.get_running_loop().call_later(EMBED_COALESCE_SECONDS, self._flush_embeddings, identity)
+        if identity not in self._embed_waiting:  # no request of this model waits for a slot: start one
+            self._embed_waiting.add(identity)
+            asyncio.get_running_loop().call_later(EMBED_COALESCE_SECONDS, self._start_embeddings, identity)
 
-    def _flush_embeddings(self, identity: str) -> None:
-        model, stage, items = self._embed_queue.pop(identity)
-        for start in range(0, len(items), self.embedding_batch_size):
-            task = asyncio.ensure_future(
-                self._send_embeddings(model, stage, items[start : start + self.embedding_batch_size])
-            )
-            task.add_done_callback(_consume_exception)
+    def _start_embeddings(self, identity: str) -> None:
+        model, stage, _ = self._embed_queue[identity]
+        task = asyncio.ensure_future(self._send_embeddings(model, identity, stage))
+        task.add_done_callback(_consume_exception)
 
-    async def _send_embeddings(self, model: Any, stage: str | None, batch: list[tuple[str, str]]) -> None:
+    def _take_embeddings(self, identity: str) -> list[tuple[str, str]]:
+        """Up to a batch of the queued texts; what is left waits for the next request, started now."""
+        model, stage, items = self._embed_queue[identity]
+        taken, left = items[: self.embedding_batch_size], items[self.embedding_batch_size :]
+        if left:
+            self._embed_queue[identity] = (model, stage, left)
+            self._start_embeddings(identity)
+        else:
+            del self._embed_queue[identity]
+            self._embed_waiting.discard(identity)
+        return taken
+
+    async def _send_embeddings(self, model: Any, identity: str, stage: str | None) -> None:
+        batch: list[tuple[str, str]] = []
+
+        async def send() -> tuple[list[list[float]], TokenCounts]:
+            if not batch:  # a slot is free: take what queued up meanwhile (a retry resends the same texts)
+                batch.extend(self._take_embeddings(identity))
+            return await _embed_texts(self.loop_safe(model), [text for _, text in batch])
+
         try:
-            sender = _embed_sender(self.loop_safe(model), [text for _, text in batch])
-            vectors = await self.request(model, stage, sender)
+            vectors = await self.request(model, stage, send)
             rows = [np.asarray(v, dtype=np.float32) for v in vectors]
             if self.cache is not None:
                 self.cache.put_many(
@@ -303,6 +321,8 @@ class CallEngine:
                 if future is not None and not future.done():
                     future.set_result(row)
         except BaseException as exc:
+            if not batch and identity in self._embed_queue:  # stopped before its turn: fail what waited
+                batch.extend(self._take_embeddings(identity))
             for key, _ in batch:
                 future = self._inflight.pop(key, None)
                 if future is not None and not future.done():
@@ -329,23 +349,16 @@ def _short(error: BaseException) -> str:
     return f"{code}{type(error).__name__}: {detail}"
 
 
-def _embed_sender(
-    model: Any, texts: list[str]
-) -> Callable[[], Awaitable[tuple[list[list[float]], TokenCounts]]]:
-    async def send() -> tuple[list[list[float]], TokenCounts]:
-        try:
-            vectors = await model.aembed_documents(texts)
-        except ValueError as exc:  # the openai SDK's words for a 200 whose "data" is empty
-            if "no embedding data" not in str(exc).lower():
-                raise
-            vectors = []
-        if len(vectors) != len(texts):  # a glitch like a truncated body: worth another try
-            raise IncompleteAnswer(
-                f"the embeddings model returned {len(vectors)} vectors for {len(texts)} texts"
-            )
-        return vectors, None
-
-    return send
+async def _embed_texts(model: Any, texts: list[str]) -> tuple[list[list[float]], TokenCounts]:
+    try:
+        vectors = await model.aembed_documents(texts)
+    except ValueError as exc:  # the openai SDK's words for a 200 whose "data" is empty
+        if "no embedding data" not in str(exc).lower():
+            raise
+        vectors = []
+    if len(vectors) != len(texts):  # a glitch like a truncated body: worth another try
+        raise IncompleteAnswer(f"the embeddings model returned {len(vectors)} vectors for {len(texts)} texts")
+    return vectors, None
 
 
 def being_cancelled() -> bool:
