@@ -17,12 +17,12 @@ def test_a_wave_drafts_the_missing_count_over_the_pass_rate(passed, tried, draft
     rates = PassRates(1)
     for k in range(tried):
         rates.count(0, passed=k < passed)
-    waves = take_waves("quota", [4], [[]], [queue(20)], 4, ContextBudget(4), rates.expected())
+    waves = take_waves("quota", [4], [0], [queue(20)], 4, ContextBudget(4), rates.expected())
     assert [len(wave) for _, wave in waves] == [drafted]  # at most twice the missing count
 
 
 def test_fill_phases_are_not_oversized():
     rates = PassRates(1)
     rates.count(0, passed=False)
-    waves = take_waves("fill", [4], [[]], [queue(20)], 3, ContextBudget(50), rates.expected())
+    waves = take_waves("fill", [4], [0], [queue(20)], 3, ContextBudget(50), rates.expected())
     assert [len(wave) for _, wave in waves] == [3]

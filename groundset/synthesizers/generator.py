@@ -10,12 +10,11 @@ scenarios on them are tried first).
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import logging
 import random
 from collections import Counter
-from collections.abc import Awaitable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,21 +22,19 @@ import numpy as np
 from langchain_core.documents import Document
 
 from ..core.aio import run_sync
-from ..core.engine import CallEngine, being_cancelled, get_engine
-from ..core.errors import ConfigError, GroundsetError, OfflineUnsupported
+from ..core.engine import CallEngine, get_engine
+from ..core.errors import GroundsetError
 from ..core.models import describe_model, resolve_embeddings, resolve_llm
 from ..core.offline_embeddings import cosine_thresholds
-from ..core.progress import Progress
-from ..core.secrets import redact
 from ..kg.graph import KnowledgeGraph, NodeKind
 from ..personas import Persona, agenerate_personas
 from ..personas.language import check_language
 from ..samples.testset import Testset, TestsetSample
 from .base import Synthesizer
-from .quality import Deduper, QualityGate
+from .filling import Filler, describe, embed_or_none
 from .registry import DEFAULT_KINDS, SHORT_NAMES, SYNTHESIZERS, parse_distribution
 from .scenarios import PersonaPool, QueryMix, Scenario, largest_remainder
-from .spread import ContextBudget, PassRates, preferred_first, take_waves
+from .spread import ContextBudget, preferred_first
 
 log = logging.getLogger("groundset.synthesizers")
 SCENARIO_POOL_FACTOR = 3
@@ -127,10 +124,10 @@ class TestsetGenerator:
             language=self.language,
         )
         described = [f"{p.name}: {p.role_description}" for p in personas]
-        vectors = await self._embed(engine, described, failures := [])
+        vectors = await embed_or_none(engine, self.embeddings, described, failures := [])
         if vectors is None:  # personas then go to scenarios at random (seeded), not by content
             notes.append(
-                f"persona embeddings failed ({_describe(failures[0])[:200]}); personas drawn at random"
+                f"persona embeddings failed ({describe(failures[0])[:200]}); personas drawn at random"
             )
             log.warning(notes[-1])
             vectors = np.zeros((len(personas), 0), dtype=np.float32)
@@ -162,9 +159,11 @@ class TestsetGenerator:
             for i in empty:
                 counts[i] = 0
         fingerprint = kg.fingerprint()
-        kept, rejections, failures, overused = await self._fill(
-            distribution, queues, counts, testset_size, engine, fingerprint, show_progress, existing
-        )
+        filler = Filler(
+            [synth for synth, _ in distribution], queues, counts, testset_size, self.llm, self.embeddings,
+            engine, self.duplicate_threshold, fingerprint, existing,
+        )  # fmt: skip
+        kept, rejections, failures, overused = await filler.run(show_progress)
         if failures and not kept:
             raise _all_failed(failures)  # e.g. a bad key or a dead server: say why, not "0 samples"
         if failures:
@@ -200,6 +199,7 @@ class TestsetGenerator:
             "distribution": {s.name: w for s, w in distribution},
             "by_synthesizer": dict(Counter(s.synthesizer for s in kept)),
             "rejections": dict(rejections),
+            **({"surplus_drafts": filler.surplus} if filler.surplus else {}),
             "personas": [p.model_dump() for p in personas],
             "llm": describe_model(self.llm),
             "embeddings": describe_model(self.embeddings),
@@ -208,128 +208,6 @@ class TestsetGenerator:
             "notes": notes,
         }  # no usage figures here: a rerun from the cache must write the identical file
         return Testset(kept, metadata)
-
-    async def _fill(
-        self,
-        distribution: list[tuple[Synthesizer, float]],
-        queues: list[list[Scenario]],
-        counts: list[int],
-        size: int,
-        engine: CallEngine,
-        fingerprint: str,
-        show_progress: bool,
-        existing: Sequence[TestsetSample] = (),
-    ) -> tuple[list[TestsetSample], Counter[str], list[BaseException], int]:
-        """Generate and gate scenarios in rounds (all synthesizers at once) until every count is met or its
-        scenarios run out; then fill any shortfall from whatever scenarios are left."""
-        gate = QualityGate(self.llm, engine)
-        deduper = Deduper(self.duplicate_threshold)
-        budget = ContextBudget(size + len(existing))
-        questions = [s.asked() for s in existing]
-        seeds = await engine.embed(self.embeddings, questions, stage="synth.embed") if questions else []
-        for sample, vector in zip(existing, seeds, strict=True):
-            deduper.keep(vector, sample.reference)
-            budget.reserve(sample.reference_contexts)
-        rejections: Counter[str] = Counter()
-        failures: list[BaseException] = []
-        kept: list[list[TestsetSample]] = [[] for _ in distribution]
-        rates = PassRates(len(distribution))
-        with Progress(show_progress) as progress, progress.stage("samples", size) as advance:
-            for phase in ("quota", "fill", "reuse"):
-                budget.relaxed = phase == "reuse"  # a small corpus: contexts may back more samples
-                while waves := take_waves(phase, counts, kept, queues, size, budget, rates.expected()):
-                    flat = [(i, scenario) for i, wave in waves for scenario in wave]
-                    drafts = await asyncio.gather(
-                        *(self._draft(distribution[i][0], s, fingerprint, failures) for i, s in flat)
-                    )
-                    texts = [d.asked() for d, reason in drafts if reason is None]
-                    matrix = await self._embed(engine, texts, failures) if texts else []
-                    if matrix is None:  # lost: this wave's drafts (no duplicate check), not the run
-                        failures.extend(failures[-1:] * (len(texts) - 1))  # one failure per lost draft
-                        drafts = [(None, "failed: embeddings") if r is None else (d, r) for d, r in drafts]
-                    vectors = iter(matrix if matrix is not None else [])
-                    # Duplicates go before the gate: a question already asked costs no verdict call.
-                    pending = Deduper(self.duplicate_threshold, within=deduper)
-                    screened: list[tuple[TestsetSample | None, str | None, Any]] = []
-                    for sample, reason in drafts:
-                        vector = next(vectors) if reason is None else None
-                        if sample is not None and reason is None:
-                            reason = pending.screen(vector, sample.reference)
-                        screened.append((sample, reason, vector))
-                    verdicts = await asyncio.gather(
-                        *(
-                            self._gate(distribution[i][0], gate, sample, scenario, failures)
-                            if reason is None
-                            else _given(reason)
-                            for (i, scenario), (sample, reason, _) in zip(flat, screened, strict=True)
-                        )
-                    )
-                    for (i, scenario), (sample, _, vector), reason in zip(
-                        flat, screened, verdicts, strict=True
-                    ):
-                        if not (reason or "").startswith("failed"):  # a failed call says nothing of the gate
-                            rates.count(i, passed=reason is None)
-                        cap = counts[i] if phase == "quota" else len(kept[i]) + size - sum(map(len, kept))
-                        if reason is None and len(kept[i]) >= cap:
-                            budget.give_back(scenario.contexts)  # a surplus good sample, not a rejection
-                        elif reason is None and sample is not None:
-                            deduper.keep(vector, sample.reference)
-                            kept[i].append(sample)
-                            advance()
-                        else:
-                            budget.give_back(scenario.contexts)
-                            rejections[reason or "rejected"] += 1
-        return [s for group in kept for s in group], rejections, failures, budget.overused()
-
-    async def _embed(self, engine: CallEngine, texts: list[str], failures: list[BaseException]) -> Any:
-        """The texts' vectors, or None (the error kept in ``failures``) when embedding fails for good."""
-        try:
-            return await engine.embed(self.embeddings, texts, stage="synth.embed")
-        except (ConfigError, OfflineUnsupported):
-            raise
-        except Exception as exc:
-            if being_cancelled():
-                raise
-            failures.append(exc)
-            log.info("embedding %d text(s) failed: %s", len(texts), _describe(exc))
-            return None
-
-    async def _draft(
-        self, synth: Synthesizer, scenario: Scenario, fingerprint: str, failures: list[BaseException]
-    ) -> tuple[TestsetSample | None, str | None]:
-        """A drafted sample, or why there is none. A failed call (an unusable answer, a shared call
-        cancelled elsewhere) rejects this scenario only; cancelling the run still stops it."""
-        return await self._guarded(
-            synth.generate(scenario, graph_fingerprint=fingerprint), scenario, failures
-        )
-
-    async def _gate(
-        self,
-        synth: Synthesizer,
-        gate: QualityGate,
-        sample: TestsetSample,
-        scenario: Scenario,
-        failures: list[BaseException],
-    ) -> str | None:
-        """None when the sample passes the quality gate, else the rejection reason."""
-        checked = synth.check(gate, sample, scenario)
-        verdict, failed = await self._guarded(checked, scenario, failures)
-        return failed or verdict
-
-    async def _guarded(
-        self, call: Awaitable[Any], scenario: Scenario, failures: list[BaseException]
-    ) -> tuple[Any, str | None]:
-        """(result, None), or (None, "failed: <error>") for a failure that concerns this scenario only."""
-        try:
-            return await call, None
-        except (ConfigError, OfflineUnsupported):
-            raise  # the same for every scenario: the run cannot go on
-        except (Exception, asyncio.CancelledError) as exc:
-            if being_cancelled():
-                raise
-            failures.append(exc)
-            log.info("%s on %s failed: %s", scenario.synthesizer, ", ".join(scenario.nodes), _describe(exc))
-            return None, f"failed: {type(exc).__name__}"
 
     def generate(
         self, kg: KnowledgeGraph, testset_size: int, query_distribution: Any = None, **kwargs: Any
@@ -375,21 +253,11 @@ def graph_documents(kg: KnowledgeGraph) -> dict[str, str]:
     return {kg.get(d)["source"]: d for d in kg.nodes(NodeKind.DOCUMENT)}
 
 
-async def _given(reason: str | None) -> str | None:
-    return reason
-
-
-def _describe(exc: BaseException) -> str:
-    if isinstance(exc, asyncio.CancelledError) and not str(exc):
-        return "CancelledError: a model call it shared was cancelled elsewhere"
-    return redact(f"{type(exc).__name__}: {exc}")
-
-
 def _failure_note(failures: list[BaseException]) -> str:
     many = len(failures) > 1
     return (
         f"{len(failures)} scenario{'s' if many else ''} failed and {'were' if many else 'was'} skipped "
-        f"(first: {_describe(failures[0])[:300]})"
+        f"(first: {describe(failures[0])[:300]})"
     )
 
 

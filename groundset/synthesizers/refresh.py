@@ -353,7 +353,7 @@ def _metadata(
     notes: list[str],
 ) -> dict[str, Any]:
     """The old metadata brought up to date: counts, weights, graph, the new run's models and rejections."""
-    metadata = dict(old.metadata)
+    metadata = {k: v for k, v in old.metadata.items() if k != "surplus_drafts"}  # the old run's figure
     metadata.update(
         requested=size,
         generated=len(samples),
@@ -365,7 +365,7 @@ def _metadata(
         notes=notes,
     )
     if made is not None:
-        models = ("personas", "llm", "embeddings")
+        models = ("personas", "llm", "embeddings", "surplus_drafts")
         metadata.update({k: made.metadata[k] for k in models if k in made.metadata})
     return metadata
 

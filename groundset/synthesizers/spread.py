@@ -12,7 +12,6 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ..core.hashing import stable_hash
-from ..samples.testset import TestsetSample
 from .scenarios import Scenario
 
 __all__ = ["ContextBudget", "PassRates", "preferred_first", "take_waves"]
@@ -78,22 +77,23 @@ def _keys(contexts: Sequence[str]) -> list[str]:
 def take_waves(
     phase: str,
     counts: list[int],
-    kept: list[list[TestsetSample]],
+    have: Sequence[int],
     queues: list[list[Scenario]],
     size: int,
     budget: ContextBudget,
     rates: Sequence[float] | None = None,
 ) -> list[tuple[int, list[Scenario]]]:
     """The next scenarios to try per synthesizer: its missing count ("quota"), or what still fits ("fill",
-    "reuse"); a scenario whose contexts already back their share of samples waits (see ``ContextBudget``).
+    "reuse"), given the samples each ``have`` (kept, or expected from drafts at the gate); a scenario whose
+    contexts already back their share of samples waits (see ``ContextBudget``).
     ``rates``: the share of each synthesizer's drafts expected to pass the gate; a wave drafts the missing
     count divided by it (at most twice the count), so a rejection seldom costs another round of calls."""
     waves: list[tuple[int, list[Scenario]]] = []
-    room = size - sum(map(len, kept))
+    room = size - sum(have)
     if phase != "quota" and room <= 0:
         return []
     for i, queue in enumerate(queues):
-        need = counts[i] - len(kept[i]) if phase == "quota" else room
+        need = counts[i] - have[i] if phase == "quota" else room
         if rates is not None and phase == "quota" and need > 0:
             need = min(2 * need, math.ceil(need / max(rates[i], 0.5)))
         if need <= 0 or not queue:
