@@ -1,5 +1,7 @@
 """The out_of_scope kind: questions near the corpus's topics whose answer is not in it, offline on the real
-Prometheus docs and through a model (the stub), with the check that no likely chunk answers them."""
+Prometheus docs and through a model (the stub), with the check that no likely chunk answers them; offline
+in Chinese and German too (tests/data/zh-docs, de-docs) and in French, Spanish and Japanese (the passages
+of tests/data/languages)."""
 
 from __future__ import annotations
 
@@ -15,22 +17,31 @@ import pytest
 from groundset.core import CallEngine
 from groundset.kg import build_knowledge_graph
 from groundset.personas import Persona
+from groundset.personas.language import language_label
 from groundset.personas.nouns import cjk_share
 from groundset.samples.testset import Testset, TestsetSample
 from groundset.synthesizers import QualityGate, TestsetGenerator
 from groundset.synthesizers.out_of_scope import (
     ANSWER_FOUND,
     OutOfScopeQuerySynthesizer,
+    fitting_aspects,
     supporting_chunks,
 )
+from groundset.synthesizers.out_of_scope_evidence import ChunkIndex, answers
 from groundset.synthesizers.out_of_scope_prompts import (
+    ASPECT_BY_KEY,
     ASPECTS,
+    LOCAL_ASPECTS,
+    REFUSAL_FORMS,
     OutOfScopeInput,
     OutOfScopePrompt,
     is_refusal,
     refusal_reference,
 )
 from groundset.synthesizers.scenarios import PersonaPool
+from groundset.synthesizers.styles import LENGTHS, STYLES
+from groundset.text.language import detect_language, script_language
+from groundset.text.sentences import word_set
 
 from .corpora import PROMETHEUS_DOCS
 from .openai_stub import Reply
@@ -196,8 +207,9 @@ async def test_the_check_rejects_trivial_and_answered_questions_offline(graph):
     assert await synth.check(gate, answered, scenario) == ANSWER_FOUND
 
 
-def test_offline_writes_no_english_question_around_chinese_text(zh_graph):
-    synth = OutOfScopeQuerySynthesizer("offline")
+def test_a_forced_language_without_templates_is_not_asked_offline(zh_graph):
+    """Italian has no offline templates: no English (nor any) question around the Chinese text."""
+    synth = OutOfScopeQuerySynthesizer("offline", language="it")
     pool = PersonaPool([PERSONA], np.zeros((1, 0), dtype=np.float32))
     assert synth.scenarios(zh_graph, 5, pool, random.Random(0)) == []
 
@@ -281,3 +293,222 @@ def test_a_chinese_folder_is_asked_in_chinese_through_the_model(
     for data in map(_data, requests):
         assert data["language"] == "zh (Chinese)" and data["refusal_form"] == "文档没有说明{missing}。"
         assert cjk_share(data["term"]) >= 0.5, data["term"]  # asked about a term in the text's own script
+
+
+# -- offline in Chinese, German, French, Spanish and Japanese -----------------------------------------
+
+DE_DOCS = ZH_DOCS.parent / "de-docs"
+LANGUAGE_PASSAGES = ZH_DOCS.parent / "languages"
+OPENINGS = {code: REFUSAL_FORMS[code].partition("{missing}")[0] for code in ("zh", "de", "fr", "es", "ja")}
+ENGLISH_TEMPLATE_WORDS = re.compile(
+    r"\b(?:what|how|which|who|does|is there|according|docs|price|cost)\b", re.IGNORECASE
+)
+GERMAN_WORDS = word_set(
+    "wie was wer welche welcher gibt es ist kann ich wann laut frage zur dokumentation lizenz kostet "
+    "version änderungen patente schulung benchmarks zuerst vorgeschlagen jahr"
+)
+LANGUAGE_SIZES = {"zh": 6, "de": 3}  # one sample per chunk: six Chinese pages, three German ones
+
+
+@pytest.fixture(scope="module")
+def de_graph():
+    return build_knowledge_graph(DE_DOCS, exclude=["README.md"]).kg
+
+
+def offline_testset(graph, size: int, seed: int = 0) -> Testset:
+    engine = CallEngine(cache=False)
+    synth = OutOfScopeQuerySynthesizer("offline", engine=engine)
+    return TestsetGenerator(llm="offline", engine=engine).generate(graph, size, [(synth, 1.0)], seed=seed)
+
+
+def assert_in_language(sample: TestsetSample, graph, code: str) -> None:
+    """A refusal sample asked in ``code`` about a term of its chunks, that no likely chunk answers."""
+    assert_declinable(sample, graph)
+    assert sample.reference.startswith(OPENINGS[code]), sample.reference
+    assert detect_language(sample.reference) == code, sample.reference
+    term, topic = sample.terms
+    assert term.casefold() in sample.user_input.casefold(), (term, sample.user_input)
+    assert term in sample.reference
+    assert topic in {aspect.topic for aspect in LOCAL_ASPECTS[code].values()}  # the aspect, in the language
+    assert not ENGLISH_TEMPLATE_WORDS.search(sample.user_input), sample.user_input
+    assert supporting_chunks(graph, sample.user_input, terms=sample.terms) == [], sample.user_input
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_offline_chinese_docs_give_chinese_questions_to_decline(zh_graph, seed):
+    testset = offline_testset(zh_graph, 10, seed)
+    assert len(testset) == LANGUAGE_SIZES["zh"]
+    for sample in testset:
+        assert_in_language(sample, zh_graph, "zh")
+        assert cjk_share(sample.user_input) >= 0.5, sample.user_input
+        assert cjk_share(sample.terms[0]) >= 0.5, sample.terms  # a term in the text's own script
+    assert len({s.terms[1] for s in testset}) >= 3  # several aspects
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_offline_german_docs_give_german_questions_to_decline(de_graph, seed):
+    testset = offline_testset(de_graph, 10, seed)
+    assert len(testset) == LANGUAGE_SIZES["de"]
+    for sample in testset:
+        assert_in_language(sample, de_graph, "de")
+        assert set(re.findall(r"\w+", sample.user_input.casefold())) & GERMAN_WORDS, sample.user_input
+        assert sample.reference.startswith("Die Dokumentation sagt nicht, ")
+
+
+@pytest.mark.parametrize("code", ["fr", "es", "ja"])
+def test_offline_french_spanish_and_japanese_passages_are_asked_in_their_language(code):
+    graph = build_knowledge_graph(LANGUAGE_PASSAGES / code, exclude=["README.md"]).kg
+    testset = offline_testset(graph, 5, seed=3)
+    assert len(testset) >= 2  # three passages; a question per passage at most
+    for sample in testset:
+        assert_in_language(sample, graph, code)
+        if code == "ja":
+            assert cjk_share(sample.user_input) >= 0.5, sample.user_input
+    sentences = [s.user_input for s in testset if s.style != "web_search"]
+    assert sentences and all(detect_language(q) == code for q in sentences), sentences
+
+
+def _with_page(tmp_path: Path, folder: Path, name: str, page: str):
+    for path in folder.glob("*.md"):
+        (tmp_path / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / name).write_text(page, encoding="utf-8")
+    return build_knowledge_graph(tmp_path, exclude=["README.md"]).kg
+
+
+LICENCE_PAGES = {
+    "de": (
+        "04-lizenz.md",
+        "# Lizenz\n\nOrbiscope ist kostenlos. Die Software steht unter der Apache-Lizenz 2.0 und darf "
+        "ohne Gebühren auf beliebig vielen Rechnern betrieben werden.\n",
+    ),
+    "zh": (
+        "07-license.md",
+        "# 许可证\n\nOrbiscope 是免费软件，采用 Apache 2.0 许可证发布，"
+        "可以在任意数量的服务器上使用，不收取任何费用。\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("code", ["de", "zh"])
+async def test_a_page_stating_the_licence_rejects_the_licence_question(code, tmp_path, de_graph, zh_graph):
+    plain = {"de": de_graph, "zh": zh_graph}[code]
+    name, page = LICENCE_PAGES[code]
+    stated = _with_page(tmp_path, DE_DOCS if code == "de" else ZH_DOCS, name, page)
+    licence = LOCAL_ASPECTS[code]["licence_price"]
+    draft = OutOfScopePrompt().offline(
+        OutOfScopeInput(
+            task="",
+            persona="SRE: runs alerting",
+            term="Orbiscope",
+            contexts=[],
+            refusal_form=REFUSAL_FORMS[code],
+            language=language_label(code),
+            aspect="licence_price",
+            tool=True,
+            length="short",
+        )
+    )
+    terms = ["Orbiscope", licence.topic]
+    # Without the page nothing answers the question, and the aspect fits the product's name ...
+    assert supporting_chunks(plain, draft.question, draft.candidate_answer, terms=terms) == []
+    keys = {a.key for a in fitting_aspects(ChunkIndex.of(plain), "Orbiscope", True, code)}
+    assert "licence_price" in keys
+    # ... with it, the page answers it (by its words: "kostenlos", "Lizenz"; "免费", "许可证") ...
+    found = supporting_chunks(stated, draft.question, draft.candidate_answer, terms=terms)
+    assert [stated.get(node)["source"] for node in found] == [name], found
+    # ... and the pair is never drawn: the aspect no longer fits the term.
+    keys = {a.key for a in fitting_aspects(ChunkIndex.of(stated), "Orbiscope", True, code)}
+    assert "licence_price" not in keys and "patents" not in keys  # "Apache" names a licence too
+    # The check of a drafted sample says so as well.
+    synth = OutOfScopeQuerySynthesizer("offline")
+    pool = PersonaPool([PERSONA], np.zeros((1, 0), dtype=np.float32))
+    scenario = synth.scenarios(stated, 1, pool, random.Random(0))[0]
+    sample = await synth.generate(scenario)
+    assert await synth.check(QualityGate(None), sample, scenario) is None
+    asked = sample.model_copy(update={"user_input": draft.question, "terms": terms})
+    assert await synth.check(QualityGate(None), asked, scenario) == ANSWER_FOUND
+
+
+def test_every_language_words_every_aspect_as_english_does():
+    for code, table in LOCAL_ASPECTS.items():
+        assert list(table) == [aspect.key for aspect in ASPECTS], code
+        for aspect in ASPECTS:
+            local = table[aspect.key]
+            worded = (local.tool is None, local.concept is None)
+            assert worded == (aspect.tool is None, aspect.concept is None), (code, aspect.key)
+
+
+@pytest.mark.parametrize("code", sorted(LOCAL_ASPECTS))
+def test_the_offline_prompt_writes_every_aspect_style_and_length_in_the_language(code):
+    term = {"zh": "告警规则", "ja": "アラートルール", "de": "Sonde", "fr": "sonde", "es": "sonda"}[code]
+    seen = set()
+    for aspect in ASPECTS:
+        for tool in (True, False):
+            if aspect.wording(tool) is None:
+                continue
+            name = "Orbiscope" if tool else term
+            for style in STYLES:
+                for length in LENGTHS:
+                    data = OutOfScopeInput(
+                        task="",
+                        persona="SRE: runs alerting",
+                        term=name,
+                        contexts=[],
+                        refusal_form=REFUSAL_FORMS[code],
+                        language=language_label(code),
+                        aspect=aspect.key,
+                        tool=tool,
+                        style=style,
+                        length=length,
+                        seed=len(seen),
+                    )
+                    draft = OutOfScopePrompt().offline(data)
+                    question = draft.question
+                    assert name.casefold() in question.casefold() and "{" not in question, question
+                    assert not ENGLISH_TEMPLATE_WORDS.search(question), question
+                    reference = refusal_reference(draft.missing, code)
+                    assert is_refusal(reference) and reference.startswith(OPENINGS[code])
+                    assert name in reference
+                    assert name in draft.candidate_answer
+                    if code in ("zh", "ja") and style != "web_search":
+                        assert script_language(question) == code, question  # Latin names count too
+                        assert not re.search(r"[\u4e00-\u9fff] +[\u4e00-\u9fff]", question), question
+                    seen.add(question)
+    assert len(seen) >= 100  # the styles and lengths change the question
+
+
+def test_french_elides_before_a_name_that_starts_with_a_vowel():
+    data = OutOfScopeInput(
+        task="",
+        persona="SRE: runs alerting",
+        term="Alertmanager",
+        contexts=[],
+        refusal_form=REFUSAL_FORMS["fr"],
+        language=language_label("fr"),
+        aspect="next_release",
+        tool=True,
+        length="short",
+    )
+    draft = OutOfScopePrompt().offline(data)
+    assert "d'Alertmanager" in draft.question and "de Alertmanager" not in draft.question
+    assert draft.missing == "quand sortira la prochaine version majeure d'Alertmanager"
+
+
+@pytest.mark.parametrize(
+    ("code", "text", "key", "expected"),
+    [
+        ("de", "Die Nutzung ist kostenlos; es gilt die Lizenz der Stiftung.", "licence_price", True),
+        ("de", "Die Sonde prüft die Adresse alle 30 Sekunden.", "licence_price", False),
+        ("de", "Ein Installationsprogramm mit Assistent liegt bei.", "windows_installer", True),
+        ("fr", "Une formation de deux jours est proposée.", "training", True),
+        ("fr", "La sonde est en cours d'exécution.", "training", False),
+        ("es", "La marca de tiempo se guarda con cada muestra.", "patents", False),
+        ("es", "Existe una aplicación para el móvil.", "mobile_app", True),
+        ("zh", "可以在Windows上运行。", "windows_installer", True),  # a Latin word inside Chinese text
+        ("zh", "该项目于2012年开始开发。", "creator", True),
+        ("ja", "アプリケーションの設定を変更します。", "mobile_app", False),  # an application, not an app
+        ("ja", "スマホのアプリから確認できます。", "mobile_app", True),
+    ],
+)
+def test_answering_words_are_read_in_the_chunk_language(code, text, key, expected):
+    assert answers(ASPECT_BY_KEY[key], text, code) is expected

@@ -8,9 +8,12 @@ sentence form naming what was asked ("The documentation does not say how much ..
 
 Offline, the question asks about the term an ``Aspect`` that technical docs rarely state (a price, a
 Windows installer, who created it, ...), chosen so that no chunk naming the term uses a word that would
-answer it. Offline templates are English only: a scenario whose chunks (or forced language) are in
-another language is skipped offline, never asked in English. With a model, the question, what it asks
-and an invented candidate answer come from ``OutOfScopePrompt``, in the scenario's language.
+answer it (in the chunk's language). Offline templates exist in English, German, French, Spanish,
+Chinese and Japanese (``out_of_scope_languages``); a scenario whose chunks (or forced language) are in
+another language is skipped offline, never asked in English. Outside English the terms are those
+single-hop questions take (``single_hop._ranked_terms``: things, in Chinese and Japanese in the
+language's own script first), those several documents name first. With a model, the question, what it
+asks and an invented candidate answer come from ``OutOfScopePrompt``, in the scenario's language.
 
 The check (``check``) rejects a sample when a likely chunk answers it after all: offline by the signs of
 ``supporting_chunks``; with a model, by the gate's judge, one verdict per likely chunk.
@@ -31,7 +34,6 @@ from ..core.models import describe_model, resolve_embeddings
 from ..judges.aligned import judge, numbered
 from ..kg.graph import KnowledgeGraph
 from ..personas.language import language_label, node_language, nodes_language
-from ..personas.nouns import CJK_LANGUAGES, cjk_share, reads_as_thing
 from ..personas.roles import is_markup
 from ..samples.testset import TestsetSample
 from ..samples.turns import REFUSE
@@ -41,7 +43,8 @@ from ..text.lexical import words as word_tokens
 from ..text.sentences import word_set
 from .base import Grounding, Synthesizer
 from .fact_index import corpus_scope
-from .out_of_scope_evidence import DEFAULT_K, ChunkIndex, question_vector, supporting_chunks
+from .out_of_scope_evidence import DEFAULT_K, ChunkIndex, answers, question_vector, supporting_chunks
+from .out_of_scope_languages import after_article
 from .out_of_scope_prompts import (
     ASPECT_BY_KEY,
     ASPECTS,
@@ -50,6 +53,8 @@ from .out_of_scope_prompts import (
     OutOfScopePrompt,
     PassageCheckPrompt,
     PassagesToCheck,
+    aspect_in,
+    has_templates,
     is_refusal,
     refusal_form,
     refusal_reference,
@@ -57,6 +62,7 @@ from .out_of_scope_prompts import (
 )
 from .quality import QualityGate
 from .scenarios import PersonaPool, Scenario
+from .single_hop import _ranked_terms
 
 __all__ = ["ANSWER_FOUND", "OutOfScopeQuerySynthesizer", "OutOfScopeScenario", "supporting_chunks"]
 
@@ -66,6 +72,7 @@ MAX_DISTRACTORS = 2  # chunks besides the scenario's own that name its term
 # A single capitalised word is a name (a tool) when the corpus writes it so this often.
 _NAME_SHARE = 0.8
 _NAME = re.compile(r"[A-Z][a-z]+[A-Z]{0,3}")  # Alertmanager, PromQL, InfluxDB; not MetricFamily, HTTP
+_INNER_CAPITAL = re.compile(r"[A-Z][a-z]+[A-Z][A-Za-z]*")  # PromQL, InfluxDB: a name even in German
 _PHRASE = re.compile(r"[A-Za-z]+(?: [A-Za-z]+){0,2}")
 _TOOL_WORDS = word_set("exporter exporters server gateway manager browser proxy agent daemon dashboard")
 _VAGUE = word_set(
@@ -107,8 +114,8 @@ class OutOfScopeQuerySynthesizer(Synthesizer):
         rng.shuffle(chunks)
         for chunk in chunks:
             lang = node_language(kg, chunk)
-            if not self.writes_with_model and (self.language or lang) != "en":
-                continue  # offline templates are English: no English question around other text
+            if not self.writes_with_model and not has_templates(self.language or lang):
+                continue  # no offline templates there: no English question around other text
             row = index.row(chunk)
             for term in candidate_terms(kg.get(chunk), lang, rng, index):
                 if row in index.mentioning(term):
@@ -131,12 +138,15 @@ class OutOfScopeQuerySynthesizer(Synthesizer):
             chunk, term = nodes[0], terms[0]
             if chunk in used_chunks or term.casefold() in used_terms:
                 continue
-            tool = is_tool(term, scope, index)
-            aspect = pick_aspect(index, term, tool, counts, rng)
-            if aspect is None:
-                continue
             close = index.close_to(index.row(chunk), index.mentioning(term), MAX_DISTRACTORS)
             group = [chunk, *(index.ids[r] for r in close)]
+            language = self.language or nodes_language(kg, group)
+            if not self.writes_with_model and not has_templates(language):
+                continue
+            tool = is_tool(term, scope, index, node_language(kg, chunk))
+            aspect = pick_aspect(index, term, tool, counts, rng, language)
+            if aspect is None:
+                continue
             used_chunks.add(chunk)
             used_terms.add(term.casefold())
             counts[aspect.key] += 1
@@ -152,7 +162,7 @@ class OutOfScopeQuerySynthesizer(Synthesizer):
                     source_documents=list(dict.fromkeys(kg.get(node)["source"] for node in group)),
                     terms=[term],
                     scope=scope,
-                    language=self.language or nodes_language(kg, group),
+                    language=language,
                     persona=personas.match(np.mean(np.vstack(vectors), axis=0) if vectors else None, rng),
                     style=style,
                     length=length,
@@ -186,6 +196,7 @@ class OutOfScopeQuerySynthesizer(Synthesizer):
             self.llm, data, engine=self.engine or get_engine(), stage=f"synth.{self.name}"
         )
         offline = not self.writes_with_model
+        worded = aspect_in(scenario.language, aspect.key) if offline and aspect else None
         sample = TestsetSample.create(
             user_input=draft.question.strip(),
             reference=refusal_reference(draft.missing, scenario.language),
@@ -196,7 +207,7 @@ class OutOfScopeQuerySynthesizer(Synthesizer):
             persona=scenario.persona.name,
             style=scenario.style,
             length=scenario.length,
-            terms=[*scenario.terms[:1], *([aspect.topic] if offline and aspect else [])],
+            terms=[*scenario.terms[:1], *([worded.topic] if worded else [])],  # the aspect, in its language
             graph_fingerprint=graph_fingerprint,
             generator_model=describe_model(self.llm),
             expected_behaviour=REFUSE,
@@ -249,23 +260,22 @@ def _label(kg: KnowledgeGraph, node: str) -> str:
 def candidate_terms(data: dict, lang: str, rng: random.Random, index: ChunkIndex) -> list[str]:
     """A chunk's terms that read as things, names first, each tier in a seeded order. English: names
     (entities of letters; a single word only when it is written as a name, ``written_as_name``) then two- or
-    three-word key phrases; other languages: what reads as a noun there (in Chinese and Japanese, in
-    its own script first)."""
+    three-word key phrases; other languages: the terms of single-hop questions (``_ranked_terms``: what
+    reads as a thing there, in Chinese and Japanese in its own script first), those the corpus writes
+    after an article first (in French and Spanish a sign of a noun: "la condición", not "cumple")."""
+    if lang != "en":
+        ranked = [t for t in _ranked_terms(data, rng, lang) if not is_markup(t)]
+        nouns = {t for t in ranked if after_article(t, (index.texts[r] for r in index.mentioning(t)), lang)}
+        return sorted(ranked, key=lambda t: t not in nouns)  # stable: the single-hop order otherwise
     entities = [t.strip() for t in data.get("entities") or [] if len(t.strip()) >= 3 and not is_markup(t)]
     phrases = [t.strip() for t in data.get("keyphrases") or [] if len(t.strip()) >= 3 and not is_markup(t)]
-    if lang == "en":
-        tiers = [
-            [t for t in entities if _PHRASE.fullmatch(t) and (" " in t or _single_name(t, index))],
-            [p for p in phrases if " " in p and p.islower() and _PHRASE.fullmatch(p) and _specific(p)],
-        ]
-        tiers = [[t for t in tier if _topical(t, index)] for tier in tiers]
-    else:
-        things = [t for t in dict.fromkeys(entities + phrases) if reads_as_thing(t, lang)]
-        native = [t for t in things if cjk_share(t) >= 0.5] if lang in CJK_LANGUAGES else []
-        tiers = [native, [t for t in things if t not in native]]
+    tiers = [
+        [t for t in entities if _PHRASE.fullmatch(t) and (" " in t or _single_name(t, index))],
+        [p for p in phrases if " " in p and p.islower() and _PHRASE.fullmatch(p) and _specific(p)],
+    ]
     ranked: list[str] = []
     for tier in tiers:
-        tier = [t for t in dict.fromkeys(tier) if t not in ranked]
+        tier = [t for t in dict.fromkeys(tier) if t not in ranked and _topical(t, index)]
         rng.shuffle(tier)
         ranked += tier
     return ranked
@@ -288,14 +298,20 @@ def _single_name(term: str, index: ChunkIndex) -> bool:
     return not term.isupper() and written_as_name(term, index)
 
 
-def is_tool(term: str, scope: str, index: ChunkIndex) -> bool:
+def is_tool(term: str, scope: str, index: ChunkIndex, lang: str = "en") -> bool:
     """Whether ``term`` names a piece of software (the corpus's own product, "Node Exporter", "PromQL"):
-    those get questions about prices, installers and apps; other terms about origins, patents, courses."""
+    those get questions about prices, installers and apps; other terms about origins, patents, courses.
+    In another language a name must be written as one in several documents (not a person's name in an
+    example), and in German, where every noun is capitalised, have a capital inside ("PromQL")."""
     if scope and term.casefold() == scope.casefold():
         return True
-    if term.split()[-1].casefold() in _TOOL_WORDS:
+    words = term.split()
+    if words[-1].casefold() in _TOOL_WORDS and (lang == "en" or len(words) > 1):
         return True
-    return bool(_NAME.fullmatch(term)) and written_as_name(term, index)
+    if lang == "en":
+        return bool(_NAME.fullmatch(term)) and written_as_name(term, index)
+    name = _INNER_CAPITAL if lang == "de" else _NAME
+    return bool(name.fullmatch(term)) and written_as_name(term, index) and _topical(term, index)
 
 
 def written_as_name(term: str, index: ChunkIndex) -> bool:
@@ -313,17 +329,24 @@ def written_as_name(term: str, index: ChunkIndex) -> bool:
     return bool(written) and sum(w == term for w in written) / len(written) >= _NAME_SHARE
 
 
-def pick_aspect(
-    index: ChunkIndex, term: str, tool: bool, counts: Counter[str], rng: random.Random
-) -> Aspect | None:
-    """The least used aspect that fits the term and that no chunk naming the term answers (by the same
-    sign as ``answers_aspect``); None if none."""
+def fitting_aspects(index: ChunkIndex, term: str, tool: bool, language: str = "en") -> list[Aspect]:
+    """The aspects worded for the term in ``language`` (English wording for a language without offline
+    templates: a model writes those) that no chunk naming the term answers, by the words of the chunk's
+    language (the same sign as ``answers_aspect``)."""
     rows = index.mentioning(term)
-    fitting = [
+    return [
         a
         for a in ASPECTS
-        if a.wording(tool) is not None and not any(a.answered_by.search(index.texts[r]) for r in rows)
+        if (aspect_in(language, a.key) or a).wording(tool) is not None
+        and not any(answers(a, index.texts[r], index.languages[r]) for r in rows)
     ]
+
+
+def pick_aspect(
+    index: ChunkIndex, term: str, tool: bool, counts: Counter[str], rng: random.Random, language: str = "en"
+) -> Aspect | None:
+    """The least used of the ``fitting_aspects``; None if none."""
+    fitting = fitting_aspects(index, term, tool, language)
     if not fitting:
         return None
     least = min(counts[a.key] for a in fitting)

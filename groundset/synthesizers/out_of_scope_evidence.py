@@ -5,8 +5,9 @@ The likely chunks are the top k by cosine between the question's embedding and t
 of the graph (when the graph's embeddings are a local model, or a vector is given) together with the
 top k by word overlap (Snowball stems, weighted by inverse document frequency): one matrix product
 each. A chunk answers when it names the question's term beside a word that answers what the question
-asks about (``Aspect.answered_by``: "price", "licence" for a licence price), when it holds nearly all
-the question's content words, or when it states the candidate answer (``PassageCheckPrompt.offline``).
+asks about (``Aspect.answered_by``: "price", "licence" for a licence price; in a chunk of another language
+the English words and that language's own, ``answers``), when it holds nearly all the question's content
+words, or when it states the candidate answer (``PassageCheckPrompt.offline``).
 """
 
 from __future__ import annotations
@@ -25,12 +26,21 @@ from ..core.hashing import stable_hash
 from ..core.models import resolve_embeddings
 from ..kg.graph import KnowledgeGraph, NodeKind
 from ..personas.language import node_language
+from ..personas.nouns import CJK_LANGUAGES
 from ..text.language import detect_language
 from ..text.lexical import stemmed_words
 from .offline_questions import term_pattern
-from .out_of_scope_prompts import ASPECTS, Aspect, PassageCheckPrompt, PassagesToCheck, core_question
+from .out_of_scope_languages import latin_spaced
+from .out_of_scope_prompts import (
+    ASPECTS,
+    LOCAL_ASPECTS,
+    Aspect,
+    PassageCheckPrompt,
+    PassagesToCheck,
+    core_question,
+)
 
-__all__ = ["DEFAULT_K", "ChunkIndex", "asked_aspects", "question_vector", "supporting_chunks"]
+__all__ = ["DEFAULT_K", "ChunkIndex", "answers", "asked_aspects", "question_vector", "supporting_chunks"]
 
 DEFAULT_K = 6
 _CACHE_SIZE = 4
@@ -43,6 +53,7 @@ class ChunkIndex:
     ids: list[str]
     texts: list[str]
     documents: list[str]
+    languages: list[str]
     unit: np.ndarray | None  # (n, dim) unit rows; None when a chunk has no vector
     stems: sparse.csr_matrix  # (n, vocabulary) 1 where the chunk has the stem
     vocabulary: dict[str, int]
@@ -74,11 +85,12 @@ class ChunkIndex:
     @classmethod
     def _build(cls, kg: KnowledgeGraph, chunks: list[str]) -> ChunkIndex:
         texts = [kg.get(c)["text"] for c in chunks]
+        languages = [node_language(kg, c) for c in chunks]
         vocabulary: dict[str, int] = {}
         rows: list[int] = []
         cols: list[int] = []
-        for row, (chunk, text) in enumerate(zip(chunks, texts, strict=True)):
-            for stem in dict.fromkeys(stemmed_words(text, node_language(kg, chunk))):
+        for row, (text, lang) in enumerate(zip(texts, languages, strict=True)):
+            for stem in dict.fromkeys(stemmed_words(text, lang)):
                 rows.append(row)
                 cols.append(vocabulary.setdefault(stem, len(vocabulary)))
         shape = (len(chunks), max(len(vocabulary), 1))
@@ -92,7 +104,7 @@ class ChunkIndex:
             norms = np.linalg.norm(matrix, axis=1, keepdims=True)
             unit = matrix / np.where(norms == 0, 1, norms)
         documents = [kg.get(c)["document"] for c in chunks]
-        return cls(chunks, texts, documents, unit, stems, vocabulary, idf.astype(np.float32))
+        return cls(chunks, texts, documents, languages, unit, stems, vocabulary, idf.astype(np.float32))
 
     def word_scores(self, question: str) -> np.ndarray:
         """Per chunk, the idf-weighted share of the question's stems it holds (0 to 1)."""
@@ -161,17 +173,34 @@ def _top(scores: np.ndarray, k: int) -> list[int]:
     return [int(i) for i in order[:k]]
 
 
-def answers_aspect(text: str, term: str, aspect: Aspect) -> bool:
+def answers(aspect: Aspect, text: str, lang: str) -> bool:
+    """Whether ``text`` (written in ``lang``) uses a word answering what ``aspect`` asks: an English one
+    (in Chinese or Japanese text, a Latin word set off first) or, outside English, one of its own."""
+    if aspect.answered_by.search(latin_spaced(text) if lang in CJK_LANGUAGES else text):
+        return True
+    local = LOCAL_ASPECTS.get(lang, {}).get(aspect.key)
+    return local is not None and bool(local.answered_by.search(text))
+
+
+def answers_aspect(text: str, term: str, aspect: Aspect, lang: str = "en") -> bool:
     """Whether a chunk names ``term`` beside a word answering what ``aspect`` asks ("price", "licence")."""
     pattern = term_pattern(term)
-    return pattern is not None and bool(pattern.search(text)) and bool(aspect.answered_by.search(text))
+    return pattern is not None and bool(pattern.search(text)) and answers(aspect, text, lang)
 
 
 def asked_aspects(question: str, named: Sequence[str] = ()) -> list[Aspect]:
-    """The aspects a question asks about: those named (by topic, as a sample's later terms) and those
-    whose answering words the question itself uses ("How much does a licence cost?": a price)."""
+    """The aspects a question asks about: those named (by topic, in any language, as a sample's later
+    terms) and those whose answering words the question itself uses ("How much does a licence cost?")."""
     wanted = {topic.casefold() for topic in named}
-    return [a for a in ASPECTS if a.topic.casefold() in wanted or a.answered_by.search(question)]
+    lang = detect_language(question)
+    return [a for a in ASPECTS if wanted & _TOPICS[a.key] or answers(a, question, lang)]
+
+
+# Each aspect's topic in every language (an offline sample names it in its own).
+_TOPICS = {
+    a.key: {a.topic.casefold(), *(t[a.key].topic.casefold() for t in LOCAL_ASPECTS.values() if a.key in t)}
+    for a in ASPECTS
+}
 
 
 @functools.lru_cache(maxsize=8)
@@ -219,7 +248,11 @@ def supporting_chunks(
         )
         .by_key()
     )
-    named = [row for row in rows if term and any(answers_aspect(index.texts[row], term, a) for a in aspects)]
+    named = [
+        row
+        for row in rows
+        if term and any(answers_aspect(index.texts[row], term, a, index.languages[row]) for a in aspects)
+    ]
     return [index.ids[row] for row in rows if judged[str(row)].verdict or row in named]
 
 

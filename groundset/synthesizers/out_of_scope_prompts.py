@@ -5,22 +5,27 @@ Offline, a question pairs a corpus term with an ``Aspect`` users ask about and t
 state (a licence price, a Windows installer, who created it, ...), and the reference says, in a fixed
 sentence form, that the documentation does not say it (``refusal_reference``: a metric can tell a
 refusal reference by its opening, ``is_refusal``). Each aspect lists the words that would show a
-passage does answer it (``answered_by``), which the check looks for beside the term.
+passage does answer it (``answered_by``), which the check looks for beside the term. The English
+templates are here; German, French, Spanish, Chinese and Japanese ones in ``out_of_scope_languages`` and
+its siblings (``LOCAL_ASPECTS``), written with that language's sizes and styles.
 """
 
 from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
 
 from pydantic import BaseModel, Field
 
 from ..core.prompts import Prompt
 from ..judges.aligned import AlignedPrompt, KeyedVerdicts, Verdict, keyed, verdicts_of
 from ..personas.language import label_code
+from ..text.language import detect_language
 from ..text.lexical import LexicalContext, stemmed_words
 from ..text.sentences import split_sentences
+from .out_of_scope_cjk import CHINESE, JAPANESE
+from .out_of_scope_languages import GERMAN, Aspect, Wording, local_draft
+from .out_of_scope_romance import FRENCH, SPANISH
 from .prompts import LENGTH_GUIDANCE, STYLE_GUIDANCE
 from .styles import agreement, apply_style, size_question
 
@@ -64,27 +69,6 @@ def is_refusal(reference: str) -> bool:
         if text.startswith(opening) and len(text) > len(opening) + len(ending) + 1:
             return True
     return False
-
-
-@dataclass(frozen=True)
-class Wording:
-    questions: tuple[str, ...]  # templates: {term}, {a_term}, {be}/{Be}, {do}/{Do}
-    missing: str  # completes a refusal form: "how much a commercial licence for {term} costs"
-    candidate: str  # an answer an assistant might invent
-
-
-@dataclass(frozen=True)
-class Aspect:
-    """Something users ask about a tool or a concept that technical documentation rarely states."""
-
-    key: str
-    topic: str
-    answered_by: re.Pattern[str]  # words showing that a passage about the term answers it
-    tool: Wording | None = None  # for a named piece of software ("Alertmanager")
-    concept: Wording | None = None  # for anything ("native histograms"); tools too, when no tool wording
-
-    def wording(self, tool: bool) -> Wording | None:
-        return (self.tool or self.concept) if tool else self.concept
 
 
 def _words(pattern: str) -> re.Pattern[str]:
@@ -191,6 +175,20 @@ ASPECTS: tuple[Aspect, ...] = (
                    "A patent filed in 2016 covers {term}, free to use for open-source projects.")),
 )  # fmt: skip
 ASPECT_BY_KEY = {aspect.key: aspect for aspect in ASPECTS}
+# The same aspects outside English, by language and key: wording, and the words that answer them there.
+LOCAL_ASPECTS: dict[str, dict[str, Aspect]] = {
+    code: {aspect.key: aspect for aspect in table}
+    for code, table in (("de", GERMAN), ("fr", FRENCH), ("es", SPANISH), ("zh", CHINESE), ("ja", JAPANESE))
+}
+
+
+def aspect_in(code: str, key: str) -> Aspect | None:
+    """The aspect ``key`` as language ``code`` words it; None for a language without offline templates."""
+    return ASPECT_BY_KEY.get(key) if code == "en" else LOCAL_ASPECTS.get(code, {}).get(key)
+
+
+def has_templates(code: str) -> bool:
+    return code == "en" or code in LOCAL_ASPECTS
 
 
 def fill(template: str, term: str, *, sentence: bool = True) -> str:
@@ -272,11 +270,19 @@ class OutOfScopePrompt(Prompt[OutOfScopeInput, OutOfScopeDraft]):
     ]
 
     def offline(self, data: OutOfScopeInput) -> OutOfScopeDraft:
-        """English templates: the aspect's question about the term, sized and styled as asked."""
-        aspect = ASPECT_BY_KEY.get(data.aspect)
+        """The aspect's templates in the language asked for (English or ``LOCAL_ASPECTS``), sized and
+        styled as asked."""
+        code = label_code(data.language)
+        aspect = aspect_in(code, data.aspect)
         wording = aspect.wording(data.tool) if aspect else None
-        if label_code(data.language) != "en" or wording is None:
+        if wording is None:
             raise ValueError(f"no offline out-of-scope wording for {data.language!r} and {data.aspect!r}")
+        if code != "en":
+            question, missing, candidate = local_draft(
+                code, wording, data.term, persona=data.persona, style=data.style, length=data.length,
+                seed=data.seed,
+            )  # fmt: skip
+            return OutOfScopeDraft(question=question, missing=missing, candidate_answer=candidate)
         rng = random.Random(f"out_of_scope|{data.seed}|{data.term}|{data.aspect}")
         core = fill(rng.choice(wording.questions), data.term)
         # No "... in Prometheus?": after "in which year" or "in depth" it reads as part of the question.
@@ -341,10 +347,10 @@ class PassageCheckPrompt(AlignedPrompt[PassagesToCheck]):
         """A passage answers when it holds nearly all the question's content words, or states the
         candidate answer (the offline support judge)."""
         core = core_question(data.question)
-        asked = set(stemmed_words(core))
+        asked = set(stemmed_words(core, detect_language(core)))
         verdicts = {}
         for key, passage in data.passages.items():
-            held = asked & set(stemmed_words(passage))
+            held = asked & set(stemmed_words(passage, detect_language(passage)))
             share = len(held) / len(asked) if len(asked) >= PLAUSIBLE_WORDS else 0.0
             stated = (
                 bool(data.candidate_answer.strip())
