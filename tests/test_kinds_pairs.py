@@ -160,10 +160,14 @@ def test_testset_jsonl_round_trip_keeps_every_kind_field(offline_sets, tmp_path)
     assert sum(bool(s.distractor_contexts) for s in loaded) == SIZE
 
 
-def test_offline_double_and_comparative_write_english_only(graph):
+def test_offline_double_and_comparative_need_templates_in_the_language(graph):
+    """English, or the languages with term templates (zh, ja, de, fr, es); a language forced on English
+    docs asks the English facts in it; a language without templates gets none (never English questions)."""
     pool = PersonaPool([Persona(name="SRE on call", role_description="Keeps alerts useful.")], _vectors(1))
     for cls in (DoubleQuerySynthesizer, ComparativeQuerySynthesizer):
-        assert cls(language="de").scenarios(graph, 5, pool, random.Random(0)) == []
+        assert cls(language="it").scenarios(graph, 5, pool, random.Random(0)) == []
+        forced = cls(language="de").scenarios(graph, 3, pool, random.Random(0))
+        assert forced and all(s.language == "de" and len(s.facts) == 2 for s in forced)
     data = PairInput(
         kind="double",
         task=kind_task("double", "perfect_grammar", "short"),
@@ -172,10 +176,21 @@ def test_offline_double_and_comparative_write_english_only(graph):
         style="perfect_grammar",
         length="short",
         contexts=["The timeout is 5 s.", "The timeout must be below the interval."],
-        language="de (German)",
+        language="it (Italian)",
     )
     with pytest.raises(ValueError, match="English only"):
         DoublePrompt().offline(data)
+    german = DoublePrompt().offline(
+        data.model_copy(update={"language": "de (German)", "facts": forced_facts(graph)})
+    )
+    assert ", und " in german.question and not QUESTION_WORD.search(german.question), german.question
+    assert len(german.reference.split("\n")) == 2
+
+
+def forced_facts(graph):
+    """Two facts of a double scenario of the English docs."""
+    pool = PersonaPool([Persona(name="SRE on call", role_description="Keeps alerts useful.")], _vectors(1))
+    return DoubleQuerySynthesizer().scenarios(graph, 1, pool, random.Random(0))[0].facts
 
 
 def test_offline_distracting_questions_on_chinese_docs_are_chinese():

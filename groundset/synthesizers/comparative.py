@@ -14,8 +14,12 @@ one pattern, the closest edges first:
 
 The reference is each side's fact, one line per chunk. With a model any such edge works: a term both
 chunks name (the rarest in the corpus, never the product's name), as each document describes it.
-Offline questions are English templates (the language with facts); offline, a test set in another
-language gets no comparative questions.
+
+Offline in Chinese, Japanese, German, French and Spanish (no facts there) such an edge between two
+chunks of one language gives a term of both (``kinds_languages.native_terms``: a thing in the language,
+the rarest first), asked as the two documents describe it ("X 在 A 和 B 中有什么不同？"); the reference
+is each chunk's sentences about it, one line per chunk; each edge gives up to two terms, in rounds.
+Offline, a test set in a language without such templates gets no comparative questions.
 """
 
 from __future__ import annotations
@@ -28,12 +32,14 @@ from typing import Any
 
 from ..core.engine import get_engine
 from ..kg.graph import EdgeKind, KnowledgeGraph
+from ..personas.language import node_language, nodes_language
 from ..samples.testset import TestsetSample
 from .base import Grounding, Synthesizer
 from .double import shared_terms, term_frequency
 from .fact_index import FactIndex
 from .fact_pairs import KINSHIP, SAME_STATEMENT, SENTENCE_SENSE, comparable_pairs
 from .facts import Fact
+from .kinds_languages import ChunkTerms, local_wording, term_evidence, writes_offline
 from .kinds_prompts import ComparativePrompt, PairInput, kind_fields, kind_sample
 from .quality import QualityGate
 from .scenarios import PersonaPool, Scenario
@@ -44,6 +50,7 @@ COMPARED = frozenset({"definition", "purpose", "constraint", "default", "value"}
 DEFINING = frozenset({"definition", "purpose"})
 RULE_SENSE = 0.5  # two rules about different subjects this close are rules of one kind
 MAX_PER_SUBJECT = 2
+TERMS_PER_EDGE = 2  # term-based comparisons an edge gives, in rounds (every edge's first, then seconds)
 ONE_SIDE = "reference does not state both sides"
 _BRACKETED = re.compile(r"\s*[\[(][^\])]*[\])]\s*")
 
@@ -79,17 +86,20 @@ class ComparativeQuerySynthesizer(Synthesizer):
         for a, b in _edge_pairs(kg, index, links, rng):
             if fresh(a, b):
                 yield [a[0], b[0]], _sides(kg, a, b), [a[1], b[1]]
-        if index.facts and not self.writes_with_model:
-            return  # offline, a pair of facts is the only comparison the templates can write
-        yield from _entity_pairs(kg, links, rng)
+        if self.writes_with_model:
+            yield from _entity_pairs(kg, links, rng)
+            return
+        yield from _local_edges(kg, links, rng, index.scope)
+        if not index.facts:  # an English corpus without facts: a term both chunks name
+            yield from _entity_pairs(kg, links, rng, english=True)
 
     def scenarios(
         self, kg: KnowledgeGraph, n: int, personas: PersonaPool, rng: random.Random
     ) -> list[Scenario]:
-        if not self.writes_with_model and self.language not in (None, "en"):
-            return []  # English templates only (see the module docstring)
+        if not self.writes_with_model and not writes_offline(self.language):
+            return []  # no templates for the language (see the module docstring)
         found = super().scenarios(kg, n, personas, rng)
-        return [s for s in found if self.writes_with_model or s.language == "en"]
+        return [s for s in found if self.writes_with_model or writes_offline(s.language)]
 
     async def generate(self, scenario: Scenario, *, graph_fingerprint: str = "") -> TestsetSample:
         data = PairInput(**kind_fields(scenario), contexts=scenario.contexts, labels=scenario.labels)
@@ -173,15 +183,59 @@ def _comparable(kg: KnowledgeGraph, index: FactIndex, a: Side, b: Side) -> float
     return similarity if similarity >= RULE_SENSE else None
 
 
-def _entity_pairs(
-    kg: KnowledgeGraph, links: dict[frozenset[str], list[str]], rng: random.Random
+def _local_edges(
+    kg: KnowledgeGraph, links: dict[frozenset[str], list[str]], rng: random.Random, scope: str
 ) -> Iterator[Grounding]:
-    """For a model: an edge and a term both chunks name (the rarest), as each document describes it."""
+    """Offline, languages without facts: an edge between two chunks of one language and a term both
+    have prose about, as each document describes it (the edge's best terms, one per round)."""
+    edges = []
+    for pair in sorted(tuple(sorted(pair)) for pair in links):
+        lang = node_language(kg, pair[0])
+        if lang != "en" and lang == node_language(kg, pair[1]) and local_wording(lang) is not None:
+            edges.append(pair)
+    if not edges:
+        return
+    rng.shuffle(edges)
+    frequency = term_frequency(kg)
+    terms = ChunkTerms(kg, scope, frequency)
+    found: list[tuple[list[str], list[str]]] = []
+    for source, target in edges:
+        labels = [document_label(kg, source), document_label(kg, target)]
+        texts = [kg.get(source)["text"], kg.get(target)["text"]]
+        named = {_norm(label) for label in labels}  # "通知渠道" in the document "通知渠道" is its topic
+        shared = [
+            t
+            for t in dict.fromkeys([*terms(source), *terms(target)])
+            if _norm(t) not in named and all(term_evidence(t, text) for text in texts)
+        ]
+        if _norm(labels[0]) == _norm(labels[1]) or not shared:
+            continue
+        shared.sort(key=lambda t: (frequency[t.casefold()], -len(t), t))
+        shared = [t for t in shared if not _inside(t, shared)][:TERMS_PER_EDGE]
+        found.append(([source, target], shared))
+        yield [source, target], [shared[0], *labels], []
+    for nodes, shared in found:  # then each edge's second term
+        for term in shared[1:]:
+            yield nodes, [term, *(document_label(kg, node) for node in nodes)], []
+
+
+def _inside(term: str, terms: list[str]) -> bool:
+    """Whether a longer term of ``terms`` holds ``term`` ("告警" in "告警规则"): ask the longer one."""
+    return any(term.casefold() in other.casefold() and term != other for other in terms)
+
+
+def _entity_pairs(
+    kg: KnowledgeGraph, links: dict[frozenset[str], list[str]], rng: random.Random, english: bool = False
+) -> Iterator[Grounding]:
+    """An edge and a term both chunks name (the rarest), as each document describes it. ``english``: only
+    English edges (offline, the other languages go through ``_local_edges``)."""
     pairs = sorted(tuple(sorted(pair)) for pair in links)
     rng.shuffle(pairs)
     frequency = term_frequency(kg)
     scope = FactIndex.of(kg).scope
     for source, target in pairs:
+        if english and nodes_language(kg, [source, target]) != "en":
+            continue
         labels = [document_label(kg, source), document_label(kg, target)]
         shared = shared_terms(kg, source, target, frequency, scope)
         if shared and _norm(labels[0]) != _norm(labels[1]):

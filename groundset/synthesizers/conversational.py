@@ -10,9 +10,14 @@ Groundings: chains of facts about one subject (``FactIndex`` facts sharing a sub
 a purpose, a default, rules, a consequence whose condition opens with the subject), in one chunk or in
 chunks of one document, joined by a ``next`` or ``entity_overlap`` edge, or close in meaning; 2 to 4
 turns as the scenario's rng draws. With a model, chunks without facts give term chains too (a chunk
-and the next ones that mention the term). Offline the turns are English templates; a corpus without
-English facts gets no offline conversation (the follow-up templates need a fact to ask about), and the
-generator hands the share to the other kinds.
+and the next ones that mention the term). Offline the turns of fact chains are English templates.
+
+Offline in Chinese, Japanese, German, French and Spanish (no facts there) a chain is a term of a chunk
+(``kinds_languages.native_terms``) and the chunks that hold sentences about it no earlier turn used: the
+same chunk while it has some, then a linked one (``next``, ``entity_overlap``, ``similar``, or its
+document's); the first turn names the term, each later one asks for those sentences leaning back with
+the language's pronoun or ellipsis (``conversational_prompts``). An English corpus without facts, or a
+language without such templates, gets no offline conversation; the generator hands the share on.
 """
 
 from __future__ import annotations
@@ -25,8 +30,8 @@ from typing import Any
 
 from ..core.engine import CallEngine, get_engine
 from ..core.models import describe_model
-from ..kg.graph import EdgeKind, KnowledgeGraph
-from ..personas.language import language_label
+from ..kg.graph import EdgeKind, KnowledgeGraph, NodeKind
+from ..personas.language import language_label, node_language
 from ..samples.testset import TestsetSample
 from ..samples.turns import Turn
 from .answer_first import answer_slots
@@ -38,9 +43,11 @@ from .conversational_prompts import (
     cause_follow_up,
     refers_back,
 )
+from .double import term_frequency
 from .fact_index import FactIndex
 from .fact_pairs import CHUNK_SENSE, PAIRABLE, RESTATED, SENTENCE_SENSE
 from .facts import Fact, subject_key
+from .kinds_languages import ChunkTerms, local_wording, turn_evidence
 from .prompts import STYLE_GUIDANCE
 from .quality import QualityGate, mentions
 from .question_templates import ORDER, follow_up
@@ -53,6 +60,8 @@ MIN_TURNS, MAX_TURNS = 2, 4
 CHAINS_PER_SUBJECT = 2
 NO_BACK_REFERENCE = "last turn does not lean on an earlier one"
 _LINKS = (EdgeKind.NEXT, EdgeKind.ENTITY_OVERLAP)
+_TERM_LINKS = (EdgeKind.NEXT, EdgeKind.ENTITY_OVERLAP, EdgeKind.SIMILAR)
+TERMS_PER_CHUNK = 3  # term chains a chunk opens offline, in rounds (every chunk's first, then seconds)
 _MAX_CAUSE_PREFIX = 4  # words of a condition tried as its subject ("the NaN value is allowed")
 
 Located = tuple[str, Fact]
@@ -80,6 +89,8 @@ class ConversationalQuerySynthesizer(Synthesizer):
             yield [chunk for chunk, _ in chain], [chain[0][1].focus], [fact for _, fact in chain]
         if self.writes_with_model:
             yield from _term_chains(kg, rng, self.llm)
+        else:
+            yield from _local_chains(kg, rng, index.scope)
 
     async def generate(self, scenario: Scenario, *, graph_fingerprint: str = "") -> TestsetSample:
         """All turns in one call (or the offline templates): the last is the sample, the rest its history."""
@@ -289,6 +300,59 @@ def _term_chains(kg: KnowledgeGraph, rng: random.Random, llm: Any) -> Iterator[G
                 break
             chain.append(following[0])
         yield chain + [chain[-1]] * (size - len(chain)), terms, []
+
+
+def _local_chains(kg: KnowledgeGraph, rng: random.Random, scope: str) -> Iterator[Grounding]:
+    """Offline, languages without facts: a chunk and one of its terms, then 1 to 3 more turns, each on
+    the chunk that still has sentences about the term no earlier turn used (the last one, else a linked
+    one); ``TERMS_PER_CHUNK`` terms per chunk in rounds, never one last turn twice."""
+    language = {c: node_language(kg, c) for c in kg.nodes(NodeKind.CHUNK)}
+    chunks = sorted(c for c, lang in language.items() if lang != "en" and local_wording(lang) is not None)
+    if not chunks:
+        return
+    rng.shuffle(chunks)
+    terms = ChunkTerms(kg, scope, term_frequency(kg))
+    lasts: set[str] = set()
+    for round_ in range(TERMS_PER_CHUNK):
+        for chunk in chunks:
+            if round_ >= len(terms(chunk)):
+                continue
+            term = terms(chunk)[round_]
+            chain = _term_chain(kg, chunk, term, rng.randint(MIN_TURNS, MAX_TURNS), language)
+            if chain is None:
+                continue
+            last = "\n".join(turn_evidence(term, [kg.get(n)["text"] for n in chain])[-1])
+            if last not in lasts:
+                lasts.add(last)
+                yield chain, [term], []
+
+
+def _term_chain(
+    kg: KnowledgeGraph, chunk: str, term: str, size: int, language: dict[str, str]
+) -> list[str] | None:
+    """Up to ``size`` chunks, each with sentences about ``term`` that no earlier turn used: the last
+    chunk again while it has some, else the most strongly linked chunk of its language that has."""
+    chain = [chunk]
+    while len(chain) < size:
+        for candidate in [chain[-1], *_linked(kg, chain[-1], language)]:
+            if turn_evidence(term, [kg.get(n)["text"] for n in [*chain, candidate]])[-1]:
+                chain.append(candidate)
+                break
+        else:
+            break
+    return chain if len(chain) >= MIN_TURNS else None
+
+
+def _linked(kg: KnowledgeGraph, chunk: str, language: dict[str, str]) -> list[str]:
+    """Chunks of ``chunk``'s language joined to it by an edge (strongest first), then its document's."""
+    strength: dict[str, float] = {}
+    for kind in _TERM_LINKS:
+        for other in kg.neighbours(chunk, kind):
+            edge = kg.edge(chunk, other, kind) or kg.edge(other, chunk, kind) or {}
+            strength[other] = strength.get(other, 0.0) + float(edge.get("score", 0.5))
+    ranked = sorted(strength, key=lambda c: (-strength[c], c))
+    ranked += [c for c in kg.chunks_of(kg.get(chunk)["document"]) if c not in strength]
+    return [c for c in ranked if c != chunk and language.get(c) == language[chunk]]
 
 
 def _norm(text: str) -> str:

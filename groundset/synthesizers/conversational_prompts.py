@@ -5,8 +5,11 @@ Offline, the first turn is the single-hop question of its fact (``answer_first``
 the fact's question with the subject as a pronoun (``question_templates.follow_up``) behind an opener
 of a follow-up ("And ...", "OK, and ..."), or a question of its own for a default or a consequence
 ("What about its default?", "What happens if it ..."). References are the facts' sentences. Without
-facts (a model's scenario asked offline) the first turn is the term's question (``QueryPrompt``) and
-later turns ask what else the documents say about it, in the languages with templates.
+facts the first turn is the term's question (``QueryPrompt``); in English (a model's scenario asked
+offline) later turns ask what else the documents say about it; in Chinese, Japanese, German, French and
+Spanish each later turn asks, by its case and with the language's back-reference ("它的默认值是多少？",
+"Und welcher Standardwert gilt dafür?", "¿Y …?"), for the sentences about the term no earlier turn used
+(``kinds_languages``).
 """
 
 from __future__ import annotations
@@ -23,6 +26,9 @@ from ..personas.language import label_code
 from ..text.sentences import word_set
 from .answer_first import fact_question
 from .facts import Fact
+from .kinds_languages import follow_up_question, local_wording, mid_sentence, turn_evidence
+from .languages import WORDINGS, Wording
+from .local_questions import evidence_case, local_style
 from .offline_questions import answer_sentences, term_pattern
 from .patterns_en import split_article
 from .prompts import STYLE_GUIDANCE, QueryInput, QueryPrompt
@@ -46,30 +52,19 @@ _SINGULAR_VERBS = word_set("is was has does")
 _PLURAL_VERBS = word_set("are were have do")
 _MODALS = word_set("can cannot could must should will would may might")
 _PRONOUNS = {False: ("it", "its", "it"), True: ("they", "their", "them")}
-# Later turns without a fact: what else the documents say about the subject, by language.
-_MORE = {
-    "en": ("And what else should I know about it?", "What else does the documentation say about it?"),
-    "de": ("Und was sollte ich sonst noch darüber wissen?",
-           "Was steht in der Dokumentation sonst noch dazu?"),
-    "fr": ("Et que faut-il savoir d'autre à ce sujet ?", "Que dit encore la documentation à ce sujet ?"),
-    "es": ("¿Y qué más debería saber sobre eso?", "¿Qué más dice la documentación sobre eso?"),
-    "zh": ("关于它，还有什么需要注意的吗？", "文档里关于它还说了什么？"),
-    "ja": ("それについて、ほかに知っておくべきことはありますか？",
-           "ドキュメントではそれについてほかに何と書かれていますか？"),
-}  # fmt: skip
-# A later turn leans on an earlier one with a pronoun or a demonstrative, or opens as a follow-up does.
-_BACK_WORDS = word_set(
-    """
-    it its it's they them their theirs this that these those former latter same one ones
-    es sein seine seinen seiner seinem ihr ihre ihren ihrer ihrem dies diese dieser dieses darüber dazu
-    dafür davon damit dabei deren dessen il elle ils elles son sa ses leur leurs cela ça cet cette ces
-    celui celle lui él ella ellos ellas lo los las su sus eso esto ese esa esos esas ello
-    """
-)
-_BACK_CJK = ("它", "其", "这个", "那个", "这些", "那些", "该", "それ", "その", "これ", "この", "あれ", "あの")
+# Later turns without a fact in English: what else the documents say about the subject (the other
+# languages ask by the case of their evidence: ``Wording.follow_ups``).
+_MORE = ("And what else should I know about it?", "What else does the documentation say about it?")
+# A later turn leans on an earlier one with a pronoun or a demonstrative, or opens as a follow-up does:
+# English here, the other languages' words in their ``Wording`` (``back_words``, ``back_marks``, ``openers``).
+_BACK_WORDS = word_set("it its it's they them their theirs this that these those former latter same one ones")
+_BACK_WORDS |= {word for words in WORDINGS.values() for word in words.back_words}
+_BACK_CJK = tuple(dict.fromkeys(mark for words in WORDINGS.values() for mark in words.back_marks))
+_SPACED_OPENERS = ["and", "what about", "how about", "same for"]
+_SPACED_OPENERS += [o for words in WORDINGS.values() if words.spaced for o in words.openers]
+_UNSPACED_OPENERS = [o for words in WORDINGS.values() if not words.spaced for o in words.openers]
 _FOLLOW_OPENERS = re.compile(
-    r"^\W*(?:and|what about|how about|same for|und|was ist mit|et|qu'en est-il|y|那|那么|では|じゃあ)\b",
-    re.IGNORECASE,
+    rf"^\W*(?:(?:{'|'.join(_SPACED_OPENERS)})\b|{'|'.join(_UNSPACED_OPENERS)})", re.IGNORECASE
 )
 _WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?")
 
@@ -258,7 +253,6 @@ def _styled(question: str, style: str, seed: int) -> str:
 def _term_turns(data: ConversationInput) -> list[dict[str, str]]:
     """Without facts: the term's question first, then what else each later context says about it."""
     code = label_code(data.language)
-    more = _MORE.get(code, _MORE["en"])
     first = data.turns[0]
     query = QueryInput(
         kind="single_hop_specific", task="", persona=data.persona, terms=[data.subject],
@@ -267,13 +261,46 @@ def _term_turns(data: ConversationInput) -> list[dict[str, str]]:
     )  # fmt: skip
     opening = QueryPrompt().offline(query)
     turns = [{"question": opening.question, "reference": opening.reference}]
+    words = local_wording(code)
+    if words is not None:
+        return turns + _local_turns(data, words)
     used = set(opening.reference.split("\n"))
     for i, turn in enumerate(data.turns[1:]):
         found = answer_sentences(data.subject, turn.context, max_sentences=4, prose_only=code != "en")
         fresh = [s for s in found if s not in used][:2] or found[:1]
         used.update(fresh)
-        turns.append({"question": more[(data.seed + i) % len(more)], "reference": "\n".join(fresh)})
+        turns.append({"question": _MORE[(data.seed + i) % len(_MORE)], "reference": "\n".join(fresh)})
     return turns
+
+
+def _local_turns(data: ConversationInput, words: Wording) -> list[dict[str, str]]:
+    """The later turns in a language without facts: each asks, without naming the subject, what the
+    sentences about it that no earlier turn used say ("它的默认值是多少？" for a default), never the
+    opening's question again; the reference is those sentences (a turn's fact when none is left)."""
+    groups = turn_evidence(data.subject, [turn.context for turn in data.turns])
+    rng = random.Random(f"conversation|{words.code}|{data.seed}|{data.subject}")
+    opening = evidence_case(words, data.subject, groups[0]) if groups[0] else ""
+    asked: list[str] = []
+    turns = []
+    for turn, group in zip(data.turns[1:], groups[1:], strict=True):
+        evidence = group or ([turn.fact.reference] if turn.fact else [])
+        evidence = evidence or answer_sentences(data.subject, turn.context, prose_only=True)[:1]
+        question = follow_up_question(words, data.subject, evidence, rng, asked=asked, avoid=opening)
+        asked.append(question)
+        styled = _local_styled(words, question, data.style, data.seed)
+        turns.append({"question": styled, "reference": "\n".join(evidence)})
+    return turns
+
+
+def _local_styled(words: Wording, question: str, style: str, seed: int) -> str:
+    """A later turn in the user's style by the language's rules; a search-engine user types it without its
+    question mark. A style that loses the back-reference is not applied."""
+    if style == "web_search":
+        return mid_sentence(words, words.body(question).lstrip("¿"))
+    if style == "perfect_grammar":
+        return question
+    styled = local_style(words, question, style, seed=seed)
+    return styled if refers_back(styled) else question
 
 
 def refers_back(question: str) -> bool:

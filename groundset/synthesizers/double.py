@@ -9,8 +9,11 @@ what-to-do; the reference is the two facts' sentences, one line per chunk. With 
 in an English corpus without facts) any related pair works: two chunks that name one term (the
 rarest, not the product's name), each asked about in its own part.
 
-Offline questions are English templates (the language with facts); offline, a test set in another
-language gets no double questions.
+Offline in Chinese, Japanese, German, French and Spanish (no facts there) each chunk of a related pair in
+one language gives a term of its own (``kinds_languages.native_terms``): two single-hop questions in the
+language joined by its connector ("…，以及…？", "…, und …?"), the reference each chunk's sentences about
+its term, one line per chunk; each chunk opens up to two pairs (those corpora are often small). Offline,
+a test set in a language without such templates gets no double questions.
 """
 
 from __future__ import annotations
@@ -22,12 +25,15 @@ from typing import Any
 
 from ..core.engine import get_engine
 from ..kg.graph import EdgeKind, KnowledgeGraph, NodeKind
+from ..personas.language import node_language, nodes_language
 from ..samples.testset import TestsetSample
-from .base import Grounding, Synthesizer
+from .base import Grounding, Synthesizer, _label, _mean_vector
 from .fact_index import FactIndex
 from .facts import Fact
+from .kinds_languages import ChunkTerms, local_wording, writes_offline
 from .kinds_prompts import DoublePrompt, PairInput, kind_fields, kind_sample
 from .offline_questions import term_pattern
+from .prompts import evidence_groups
 from .quality import QualityGate
 from .question_templates import ORDER
 from .scenarios import PersonaPool, Scenario
@@ -37,6 +43,7 @@ __all__ = ["DoubleQuerySynthesizer", "related_chunks", "shared_terms", "term_fre
 
 LINKS = (EdgeKind.SIMILAR, EdgeKind.ENTITY_OVERLAP, EdgeKind.THEME_OVERLAP)
 ONE_PART = "reference does not answer both parts"
+PAIRS_PER_CHUNK = 2  # term-based pairs a chunk opens, in rounds (every chunk's first, then seconds)
 
 
 class DoubleQuerySynthesizer(Synthesizer):
@@ -65,17 +72,51 @@ class DoubleQuerySynthesizer(Synthesizer):
                 (a, fa), (b, fb) = sorted(((chunk, first), (partner, second)), key=lambda x: _rank(x[1]))
                 yield [a, b], [fa.focus, fb.focus], [fa, fb]
                 break
-        if index.facts and not self.writes_with_model:
-            return  # offline, a pair of facts is the only double question the templates can write
-        yield from _term_pairs(kg, rng, asked)
+        if self.writes_with_model:
+            yield from _term_pairs(kg, rng, asked)
+            return
+        yield from _local_pairs(kg, rng, asked, index.scope)
+        if not index.facts:  # an English corpus without facts: a term both chunks name
+            yield from _term_pairs(kg, rng, asked, english=True)
 
     def scenarios(
         self, kg: KnowledgeGraph, n: int, personas: PersonaPool, rng: random.Random
     ) -> list[Scenario]:
-        if not self.writes_with_model and self.language not in (None, "en"):
-            return []  # English templates only (see the module docstring)
-        found = super().scenarios(kg, n, personas, rng)
-        return [s for s in found if self.writes_with_model or s.language == "en"]
+        """With a model, the shared ones; offline each context's term must be grounded in that context
+        (a term-based pair asks a term of each chunk), in a language with templates."""
+        if self.writes_with_model:
+            return super().scenarios(kg, n, personas, rng)
+        if not writes_offline(self.language):
+            return []  # no templates for the language (see the module docstring)
+        found: list[Scenario] = []
+        scope = FactIndex.of(kg).scope
+        for nodes, terms, facts in self.groundings(kg, rng):
+            if len(found) >= n:
+                break
+            contexts = [kg.get(node)["text"] for node in nodes]
+            written = nodes_language(kg, nodes)
+            language = self.language or written
+            if not writes_offline(language) or not (facts or _grounded(terms, contexts, written)):
+                continue
+            style, length = self.mix.sample(rng)
+            found.append(
+                Scenario(
+                    synthesizer=self.name,
+                    nodes=nodes,
+                    contexts=contexts,
+                    labels=[_label(kg, node) for node in nodes],
+                    source_documents=list(dict.fromkeys(kg.get(node)["source"] for node in nodes)),
+                    terms=terms,
+                    facts=facts,
+                    scope=scope,
+                    language=language,
+                    persona=personas.match(_mean_vector(kg, nodes), rng),
+                    style=style,
+                    length=length,
+                    seed=rng.randrange(2**31),
+                )
+            )
+        return found
 
     async def generate(self, scenario: Scenario, *, graph_fingerprint: str = "") -> TestsetSample:
         data = PairInput(**kind_fields(scenario), contexts=scenario.contexts, labels=scenario.labels)
@@ -135,8 +176,57 @@ def _rank(fact: Fact) -> int:
     return ORDER.index(fact.pattern) if fact.pattern in ORDER else len(ORDER)
 
 
-def _term_pairs(kg: KnowledgeGraph, rng: random.Random, asked: set[frozenset[str]]) -> Iterator[Grounding]:
-    """For a model: two related chunks and a term both name (each part asks what its chunk says)."""
+def _grounded(terms: list[str], contexts: list[str], language: str) -> bool:
+    """Each context has evidence about its term (``terms[i]``; with one term, that one in every context)."""
+    return all(
+        evidence_groups("double", terms[min(i, len(terms) - 1)], [context], language)[0]
+        for i, context in enumerate(contexts)
+    )
+
+
+def _local_pairs(
+    kg: KnowledgeGraph, rng: random.Random, asked: set[frozenset[str]], scope: str
+) -> Iterator[Grounding]:
+    """Offline, languages without facts: two related chunks of one language, a term of each (different
+    terms, neither inside the other); in ``PAIRS_PER_CHUNK`` rounds, each chunk opening one pair a round
+    (a pair met again asks other terms: a small corpus has few pairs)."""
+    language = {c: node_language(kg, c) for c in kg.nodes(NodeKind.CHUNK)}
+    chunks = sorted(c for c, lang in language.items() if lang != "en" and local_wording(lang) is not None)
+    if not chunks:
+        return
+    rng.shuffle(chunks)
+    terms = ChunkTerms(kg, scope, term_frequency(kg))
+    seen: set[tuple[frozenset[str], frozenset[str]]] = set()
+    for round_ in range(PAIRS_PER_CHUNK):
+        for chunk in [c for c in chunks if terms(c)]:
+            for partner in related_chunks(kg, chunk, rng):
+                pair = frozenset((chunk, partner))
+                if pair in asked or language.get(partner) != language[chunk] or not terms(partner):
+                    continue
+                two = _two_terms(_from(terms(chunk), round_), _from(terms(partner), round_), rng)
+                if two is not None and (pair, frozenset(two)) not in seen:
+                    seen.add((pair, frozenset(two)))
+                    yield [chunk, partner], two, []
+                    break
+
+
+def _two_terms(first: list[str], second: list[str], rng: random.Random) -> list[str] | None:
+    """A term of each chunk (one of the best two), two different things: "告警" and "告警规则" are one."""
+    a = rng.choice(first[:2])
+    others = [b for b in second if a.casefold() not in b.casefold() and b.casefold() not in a.casefold()]
+    return [a, rng.choice(others[:2])] if others else None
+
+
+def _from(terms: list[str], start: int) -> list[str]:
+    """A chunk's terms from the ``start``-th on (its best ones when it has fewer)."""
+    return terms[start:] or terms
+
+
+def _term_pairs(
+    kg: KnowledgeGraph, rng: random.Random, asked: set[frozenset[str]], english: bool = False
+) -> Iterator[Grounding]:
+    """Two related chunks and a term both name (each part asks what its chunk says). ``english``: only
+    English pairs (offline, the other languages ask a term of each chunk instead)."""
     chunks = list(kg.nodes(NodeKind.CHUNK))
     rng.shuffle(chunks)
     frequency = term_frequency(kg)
@@ -144,6 +234,8 @@ def _term_pairs(kg: KnowledgeGraph, rng: random.Random, asked: set[frozenset[str
     for chunk in chunks:
         for partner in related_chunks(kg, chunk, rng)[:5]:
             pair = frozenset((chunk, partner))
+            if english and nodes_language(kg, [chunk, partner]) != "en":
+                continue
             shared = shared_terms(kg, chunk, partner, frequency, scope)
             if shared and pair not in asked:
                 asked.add(pair)

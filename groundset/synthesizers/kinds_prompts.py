@@ -4,7 +4,8 @@ Each asks a model for one question and its reference, with the contexts labelled
 play (the passage that answers and the near-miss; the two passages of a double question; the two sides
 of a comparison), and has an offline form: distracting writes the single-hop question (``QueryPrompt``'s
 offline form, in every language it has templates for), double and comparative the English templates of
-``kinds_prompts_offline``. ``kind_sample`` turns an answer into the ``TestsetSample`` of a scenario.
+``kinds_prompts_offline`` or, in Chinese, Japanese, German, French and Spanish, the term-based ones of
+``kinds_languages``. ``kind_sample`` turns an answer into the ``TestsetSample`` of a scenario.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from ..core.prompts import Prompt
 from ..personas.language import label_code, language_label
 from ..samples.testset import TestsetSample
 from .facts import Fact
+from .kinds_languages import local_comparison, local_double, local_wording
 from .kinds_prompts_offline import comparison_question, double_question, pair_reference
 from .prompts import LENGTH_GUIDANCE, STYLE_GUIDANCE, GeneratedSample, QueryInput, QueryPrompt
 from .scenarios import Scenario
@@ -179,6 +181,10 @@ class DoublePrompt(Prompt[PairInput, GeneratedSample]):
     ]
 
     def offline(self, data: PairInput) -> GeneratedSample:
+        words = local_wording(label_code(data.language))
+        if words is not None:
+            question, reference = local_double(words, data.facts, data.terms, data.contexts, **_how(data))
+            return GeneratedSample(question=question, reference=reference)
         _english_only(self.name, data.language)
         question = double_question(
             data.facts,
@@ -228,6 +234,12 @@ class ComparativePrompt(Prompt[PairInput, GeneratedSample]):
     ]
 
     def offline(self, data: PairInput) -> GeneratedSample:
+        words = local_wording(label_code(data.language))
+        if words is not None:
+            question, reference = local_comparison(
+                words, data.facts, data.terms, data.contexts, data.labels, **_how(data)
+            )
+            return GeneratedSample(question=question, reference=reference)
         _english_only(self.name, data.language)
         question = comparison_question(
             data.facts,
@@ -246,8 +258,20 @@ class ComparativePrompt(Prompt[PairInput, GeneratedSample]):
 def _english_only(name: str, language: str) -> None:
     if label_code(language) != "en":
         raise ValueError(
-            f"{name}: offline questions of this kind are written in English only, not {language}"
+            f"{name}: offline questions of this kind are written in English only (and zh, ja, de, fr, es "
+            f"from their terms), not {language}"
         )
+
+
+def _how(data: KindInput) -> dict[str, Any]:
+    """How an offline question is written: for whom, in which style and length."""
+    return {
+        "persona": data.persona,
+        "style": data.style,
+        "length": data.length,
+        "seed": data.seed,
+        "scope": data.scope,
+    }
 
 
 def kind_fields(scenario: Scenario) -> dict[str, Any]:

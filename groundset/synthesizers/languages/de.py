@@ -26,6 +26,14 @@ def typos(text: str, rng: random.Random) -> str:
     return drop_accents(text) if rng.random() < 0.5 else text
 
 
+# Words a later turn refers back with (``Wording.back_words``).
+_BACK_WORDS = (
+    "es", "sein", "seine", "seinen", "seiner", "seinem", "ihr", "ihre", "ihren", "ihrer", "ihrem", "dies",
+    "diese", "dieser", "dieses", "darüber", "dazu", "dafür", "davon", "damit", "dabei", "darunter",
+    "darauf", "daran", "deren", "dessen",
+)  # fmt: skip
+
+
 WORDING = Wording(
     code="de",
     single={
@@ -142,4 +150,31 @@ WORDING = Wording(
         "techniker",
     ),
     document_word="Dokumentation",
+    joined="{a}, und {b}?",
+    joined_apart="{a}, und {b}?",
+    compare=(
+        "Wie unterscheiden sich {a} und {b} bei „{term}“?",
+        "Was sagen {a} und {b} jeweils über „{term}“?",
+        "Wie beschreiben {a} und {b} „{term}“ im Vergleich?",
+    ),
+    contrast=(
+        "Worin unterscheiden sich „{term}“ und „{other}“?",
+        "Was unterscheidet „{term}“ von „{other}“?",
+    ),
+    search_compare="{term} {a} {b} unterschied",
+    # Pronominal adverbs ("dafür", "dabei") refer back whatever the gender of the term.
+    follow_ups={
+        "definition": ("Und was versteht man genau darunter?", "Was ist damit genau gemeint?"),
+        "default": ("Und welcher Standardwert gilt dafür?", "Was gilt dafür, wenn man nichts ändert?"),
+        "duration": ("Und welche Zeitspanne gilt dafür?", "Und wie lange dauert das?"),
+        "amount": ("Und welcher Wert ist dafür angegeben?", "Welche Größe nennt die Dokumentation dafür?"),
+        "requirement": ("Und was muss man dabei beachten?", "Welche Regeln gelten dafür?"),
+        "generic": (
+            "Und was sollte ich sonst noch darüber wissen?",
+            "Was steht in der Dokumentation sonst noch dazu?",
+            "Und wie funktioniert das genau?",
+        ),
+    },
+    back_words=_BACK_WORDS,
+    openers=("und", "was ist mit"),
 )

@@ -26,6 +26,13 @@ def typos(text: str, rng: random.Random) -> str:
     return drop_accents(text) if rng.random() < 0.5 else text
 
 
+# Words a later turn refers back with (``Wording.back_words``).
+_BACK_WORDS = (
+    "él", "ella", "ellos", "ellas", "lo", "le", "les", "su", "sus", "eso", "esto", "ese", "esa", "esos",
+    "esas", "ello",
+)  # fmt: skip
+
+
 WORDING = Wording(
     code="es",
     single={
@@ -138,4 +145,31 @@ WORDING = Wording(
     clause_lead="Según la documentación: {core}",
     document_word="documentación",
     lower_lead=True,
+    joined="¿{a} y {b}?",
+    joined_apart="¿{a} y {b}?",
+    compare=(
+        "¿En qué se diferencian {a} y {b} respecto a «{term}»?",
+        "¿Qué dicen {a} y {b}, respectivamente, sobre «{term}»?",
+    ),
+    contrast=(
+        "¿En qué se diferencian «{term}» y «{other}»?",
+        "¿Qué diferencia hay entre «{term}» y «{other}»?",
+    ),
+    search_compare="{term} {a} {b} diferencia",
+    # "¿Y …?": the opening carries the back-reference, whatever the gender of the term.
+    follow_ups={
+        "definition": ("¿Y qué significa exactamente?", "¿Y a qué se refiere exactamente?"),
+        "default": ("¿Y cuál es su valor predeterminado?", "¿Y qué pasa si no se cambia nada?"),
+        "duration": ("¿Y qué duración tiene?", "¿Y cuánto tiempo se establece para eso?"),
+        "amount": ("¿Y qué valor se indica para eso?", "¿Y qué cantidad da la documentación?"),
+        "requirement": ("¿Y qué hay que tener en cuenta al usarlo?", "¿Y qué reglas hay que cumplir?"),
+        "generic": (
+            "¿Y qué más debería saber sobre eso?",
+            "¿Y qué más dice la documentación sobre eso?",
+            "¿Y cómo funciona?",
+        ),
+    },
+    back_words=_BACK_WORDS,
+    openers=("y",),
+    articles=("el", "la", "los", "las", "un", "una", "unos", "unas", "del", "al", "de", "cada"),
 )

@@ -27,6 +27,18 @@ def typos(text: str, rng: random.Random) -> str:
     return drop_accents(text) if rng.random() < 0.5 else text
 
 
+# Words a later turn refers back with (``Wording.back_words``).
+_BACK_WORDS = (
+    "il", "elle", "ils", "elles", "son", "sa", "ses", "leur", "leurs", "cela", "ça", "cet", "cette", "ces",
+    "celui", "celle", "lui", "là",
+)  # fmt: skip
+# Words a noun follows ("les règles"): see ``Wording.articles``.
+_BEFORE_NOUNS = (
+    "le", "la", "les", "l'", "un", "une", "des", "du", "de", "d'", "au", "aux", "ce", "cet", "cette", "ces",
+    "chaque",
+)  # fmt: skip
+
+
 WORDING = Wording(
     code="fr",
     single={
@@ -146,4 +158,34 @@ WORDING = Wording(
     clause_lead="D'après la documentation : {core}",
     document_word="documentation",
     lower_lead=True,
+    joined="{a} et {b} ?",
+    joined_apart="{a} et {b} ?",
+    compare=(
+        "Quelle différence y a-t-il entre {a} et {b} au sujet de « {term} » ?",
+        "Que disent respectivement {a} et {b} sur « {term} » ?",
+    ),
+    contrast=(
+        "Quelle est la différence entre « {term} » et « {other} » ?",
+        "Qu'est-ce qui distingue « {term} » de « {other} » ?",
+    ),
+    search_compare="{term} {a} {b} différence",
+    # "Et …?": the opening carries the back-reference, whatever the gender of the term.
+    follow_ups={
+        "definition": ("Et qu'est-ce que cela désigne exactement ?", "Et que faut-il entendre par là ?"),
+        "default": ("Et quelle est sa valeur par défaut ?", "Et si l'on ne change rien, que se passe-t-il ?"),
+        "duration": ("Et pour la durée, qu'indique la documentation ?", "Et combien de temps est prévu ?"),
+        "amount": ("Et pour la valeur, qu'indique la documentation ?", "Et quelle valeur est indiquée ?"),
+        "requirement": (
+            "Et à quoi faut-il faire attention dans ce cas ?",
+            "Et quelles règles faut-il respecter ?",
+        ),
+        "generic": (
+            "Et que faut-il savoir d'autre à ce sujet ?",
+            "Et que dit encore la documentation à ce sujet ?",
+            "Et comment cela fonctionne-t-il ?",
+        ),
+    },
+    back_words=_BACK_WORDS,
+    openers=("et", "qu'en est-il"),
+    articles=_BEFORE_NOUNS,
 )

@@ -12,7 +12,7 @@ import random
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 __all__ = ["CASES", "Cues", "Wording", "drop_accents", "drop_words", "letter_typos"]
 
@@ -63,6 +63,20 @@ class Wording:
     # ändert in Orbiscope?"): {scope}, {core}; empty: the suffix forms are used anyway.
     scoped_lead: str = ""
     clause_lead: str = ""
+    # The kinds built on two chunks or several turns (``kinds_languages``); empty: none offline.
+    joined: str = ""  # two questions in one: {a}, {b} (each without its question mark)
+    joined_apart: str = ""  # the same when a half does not join mid-sentence (a "…吗" yes/no question)
+    closed_endings: tuple[str, ...] = ()  # the endings of such halves
+    compare: tuple[str, ...] = ()  # one term as two documents put it: {term}, {a}, {b} (quoted titles)
+    contrast: tuple[str, ...] = ()  # two terms compared: {term}, {other}
+    search_compare: str = ""  # a comparison as a search query: {term}, {a}, {b}
+    # Later turns of a conversation by evidence case (CASES): they lean back, never name the term.
+    follow_ups: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    back_words: tuple[str, ...] = ()  # words a later turn refers back with ("dafür", "cela")
+    back_marks: tuple[str, ...] = ()  # the same in a language without spaces, found anywhere ("它")
+    openers: tuple[str, ...] = ()  # how a follow-up opens ("und", "那"): regular expressions
+    # Words before a noun: a one-word term never after one reads as no thing ("collectées").
+    articles: tuple[str, ...] = ()
 
     def body(self, core: str) -> str:
         """The question without its question mark (and the space French puts before it)."""
