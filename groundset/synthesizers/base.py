@@ -73,13 +73,13 @@ class Synthesizer(ABC):
                     synthesizer=self.name,
                     nodes=nodes,
                     contexts=contexts,
-                    labels=[_label(kg, node) for node in nodes],
+                    labels=[label(kg, node) for node in nodes],
                     source_documents=list(dict.fromkeys(kg.get(node)["source"] for node in nodes)),
                     terms=terms,
                     facts=facts,
                     scope=scope,
                     language=self.language or written,
-                    persona=personas.match(_mean_vector(kg, nodes), rng),
+                    persona=personas.match(mean_vector(kg, nodes), rng),
                     style=style,
                     length=length,
                     seed=rng.randrange(2**31),
@@ -130,13 +130,13 @@ class Synthesizer(ABC):
         return f"{type(self).__name__}()"
 
 
-def _label(kg: KnowledgeGraph, node: str) -> str:
+def label(kg: KnowledgeGraph, node: str) -> str:
     data = kg.get(node)
     section = (data.get("section") or "").split(" > ")[-1]
     return section or kg.get(data["document"]).get("title", "") or data["source"]
 
 
-def _mean_vector(kg: KnowledgeGraph, nodes: list[str]) -> np.ndarray | None:
+def mean_vector(kg: KnowledgeGraph, nodes: list[str]) -> np.ndarray | None:
     vectors = [kg.get(n).get("embedding") for n in nodes]
     vectors = [v for v in vectors if v is not None]
     return np.mean(np.vstack(vectors), axis=0) if vectors else None

@@ -27,7 +27,7 @@ from ..core.engine import get_engine
 from ..kg.graph import EdgeKind, KnowledgeGraph, NodeKind
 from ..personas.language import node_language, nodes_language
 from ..samples.testset import TestsetSample
-from .base import Grounding, Synthesizer, _label, _mean_vector
+from .base import Grounding, Synthesizer, label, mean_vector
 from .fact_index import FactIndex
 from .facts import Fact
 from .kinds_languages import ChunkTerms, local_wording, writes_offline
@@ -104,13 +104,13 @@ class DoubleQuerySynthesizer(Synthesizer):
                     synthesizer=self.name,
                     nodes=nodes,
                     contexts=contexts,
-                    labels=[_label(kg, node) for node in nodes],
+                    labels=[label(kg, node) for node in nodes],
                     source_documents=list(dict.fromkeys(kg.get(node)["source"] for node in nodes)),
                     terms=terms,
                     facts=facts,
                     scope=scope,
                     language=language,
-                    persona=personas.match(_mean_vector(kg, nodes), rng),
+                    persona=personas.match(mean_vector(kg, nodes), rng),
                     style=style,
                     length=length,
                     seed=rng.randrange(2**31),

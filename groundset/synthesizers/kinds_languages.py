@@ -26,7 +26,7 @@ from ..personas.roles import is_markup
 from .answer_first import fact_reference
 from .facts import Fact
 from .languages import Wording, wording
-from .local_questions import evidence_case, local_question, local_size, local_style
+from .local_questions import evidence_case, local_question, local_size, local_style, padded, tidy
 from .offline_questions import answer_sentences, term_pattern
 
 __all__ = [
@@ -52,7 +52,6 @@ _PER_TURN = 2  # sentences a later turn asks for
 _EVERYWHERE = 0.8  # the share of chunks listing a term that makes it the corpus's own name or topic
 _COMMON = 3  # chunks listing a two-character Chinese or Japanese word that make it a common word
 _LATIN_EDGE = re.compile(r"[A-Za-z0-9_`]")
-_BY_PUNCTUATION = re.compile(r"\s+(?=[，。？！、：；“”」])|(?<=[，。？！、：；“”「])\s+")
 
 
 def local_wording(code: str | None) -> Wording | None:
@@ -187,7 +186,7 @@ def double_question_local(
     closed = bool(words.closed_endings) and any(words.body(c).endswith(words.closed_endings) for c in cores)
     if words.code == "zh" and _LATIN_EDGE.match(second[:1]):
         second = f" {second}"  # "以及 HTTP 探针…"
-    core = _tidy(words, (words.joined_apart if closed else words.joined).format(a=first, b=second))
+    core = tidy(words, (words.joined_apart if closed else words.joined).format(a=first, b=second))
     question = local_size(words, core, length, persona=persona, seed=seed, scope=scope)
     protect = [t for t in [*terms, scope] if t and t.casefold() in question.casefold()]
     return local_style(words, question, style, seed=seed, protect=protect)
@@ -232,12 +231,12 @@ def comparison_question_local(
         return " ".join(words.search_compare.format(term=names[0], a=a, b=b).split()).lower()
     if across:
         a, b = (words.quote.format(name) for name in names[1:3])
-        fill = {"term": _padded(words, names[0]), "a": a, "b": b}
+        fill = {"term": padded(words, names[0]), "a": a, "b": b}
         templates = words.compare
     else:
-        fill = {"term": _padded(words, names[0]), "other": _padded(words, names[1])}
+        fill = {"term": padded(words, names[0]), "other": padded(words, names[1])}
         templates = words.contrast
-    core = _tidy(words, rng.choice(templates).format(**fill))
+    core = tidy(words, rng.choice(templates).format(**fill))
     question = local_size(words, core, length, persona=persona, seed=seed, scope=scope)
     protect = [t for t in [*names, scope] if t and t.casefold() in question.casefold()]
     return local_style(words, question, style, seed=seed, protect=protect)
@@ -322,17 +321,3 @@ def follow_up_question(
         if options:
             return rng.choice(options)
     return ""
-
-
-def _padded(words: Wording, term: str) -> str:
-    """In Chinese, a term with Latin edges set off by spaces ("HTTP 探针" stays whole)."""
-    if words.code != "zh":
-        return term
-    return f"{' ' if _LATIN_EDGE.match(term[0]) else ''}{term}{' ' if _LATIN_EDGE.match(term[-1]) else ''}"
-
-
-def _tidy(words: Wording, text: str) -> str:
-    """Single spaces; none next to Chinese full-width punctuation."""
-    if words.code == "zh":
-        text = _BY_PUNCTUATION.sub("", text)
-    return " ".join(text.split())

@@ -69,14 +69,14 @@ def local_question(
         return " ".join(query.split()).lower()
     quoted = [words.quote.format(label) for label in labels]
     fill = {
-        "term": _padded(words, term),
+        "term": padded(words, term),
         "a": _at(quoted, 0),
         "b": _at(quoted, 1),
         "labels": words.listing(quoted),
     }
-    cores = [_tidy(words, template.format(**fill)) for template in templates]
+    cores = [tidy(words, template.format(**fill)) for template in templates]
     core = rng.choice(cores)
-    if length == "short" and _too_long(words, core):
+    if length == "short" and too_long(words, core):
         core = min(cores, key=len)
     question = local_size(words, core, length, persona=persona, seed=seed, scope=scope)
     protect = [name for name in [*names, scope] if name and name.casefold() in question.casefold()]
@@ -116,7 +116,7 @@ def local_size(
         split = "," in body and words.spaced  # a suffix would land in the last clause
         if scope and scope.casefold() not in core.casefold():
             scoped = words.scoped_lead if split and words.scoped_lead else words.scoped
-            return _tidy(words, scoped.format(scope=scope, **parts))
+            return tidy(words, scoped.format(scope=scope, **parts))
         if words.document_word.casefold() in core.casefold():
             return core  # "根据文档，文档中是如何…": the documentation is named already
         clause = words.clause_lead if split and words.clause_lead else rng.choice(words.clauses)
@@ -125,7 +125,7 @@ def local_size(
     lead = name if _own_role(words, name) else rng.choice(words.leads)
     if words.lower_lead and lead[1:2].islower():
         lead = lead[:1].lower() + lead[1:]
-    return _tidy(words, words.long.format(lead=lead, purpose=rng.choice(words.purposes), core=core))
+    return tidy(words, words.long.format(lead=lead, purpose=rng.choice(words.purposes), core=core))
 
 
 def local_style(words: Wording, question: str, style: str, *, seed: int, protect: Sequence[str] = ()) -> str:
@@ -151,21 +151,21 @@ def _own_role(words: Wording, name: str) -> bool:
     return cjk_share(name) == 0 and not reads_as_role(name)
 
 
-def _padded(words: Wording, term: str) -> str:
+def padded(words: Wording, term: str) -> str:
     """In Chinese, a term with Latin edges set off by spaces ("HTTP 探针" stays whole)."""
     if words.code != "zh":
         return term
     return f"{' ' if _LATIN_EDGE.match(term[0]) else ''}{term}{' ' if _LATIN_EDGE.match(term[-1]) else ''}"
 
 
-def _tidy(words: Wording, text: str) -> str:
+def tidy(words: Wording, text: str) -> str:
     """Single spaces; none next to Chinese full-width punctuation."""
     if words.code == "zh":
         text = _BY_PUNCTUATION.sub("", text)
     return " ".join(text.split())
 
 
-def _too_long(words: Wording, core: str) -> bool:
+def too_long(words: Wording, core: str) -> bool:
     return len(core.split()) > _SHORT_WORDS if words.spaced else len(core) > _SHORT_CHARS
 
 

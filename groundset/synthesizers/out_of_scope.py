@@ -11,7 +11,7 @@ Windows installer, who created it, ...), chosen so that no chunk naming the term
 answer it (in the chunk's language). Offline templates exist in English, German, French, Spanish,
 Chinese and Japanese (``out_of_scope_languages``); a scenario whose chunks (or forced language) are in
 another language is skipped offline, never asked in English. Outside English the terms are those
-single-hop questions take (``single_hop._ranked_terms``: things, in Chinese and Japanese in the
+single-hop questions take (``single_hop.ranked_terms``: things, in Chinese and Japanese in the
 language's own script first), those several documents name first. With a model, the question, what it
 asks and an invented candidate answer come from ``OutOfScopePrompt``, in the scenario's language.
 
@@ -62,7 +62,7 @@ from .out_of_scope_prompts import (
 )
 from .quality import QualityGate
 from .scenarios import PersonaPool, Scenario
-from .single_hop import _ranked_terms
+from .single_hop import ranked_terms
 
 __all__ = ["ANSWER_FOUND", "OutOfScopeQuerySynthesizer", "OutOfScopeScenario", "supporting_chunks"]
 
@@ -260,11 +260,11 @@ def _label(kg: KnowledgeGraph, node: str) -> str:
 def candidate_terms(data: dict, lang: str, rng: random.Random, index: ChunkIndex) -> list[str]:
     """A chunk's terms that read as things, names first, each tier in a seeded order. English: names
     (entities of letters; a single word only when it is written as a name, ``written_as_name``) then two- or
-    three-word key phrases; other languages: the terms of single-hop questions (``_ranked_terms``: what
+    three-word key phrases; other languages: the terms of single-hop questions (``ranked_terms``: what
     reads as a thing there, in Chinese and Japanese in its own script first), those the corpus writes
     after an article first (in French and Spanish a sign of a noun: "la condición", not "cumple")."""
     if lang != "en":
-        ranked = [t for t in _ranked_terms(data, rng, lang) if not is_markup(t)]
+        ranked = [t for t in ranked_terms(data, rng, lang) if not is_markup(t)]
         nouns = {t for t in ranked if after_article(t, (index.texts[r] for r in index.mentioning(t)), lang)}
         return sorted(ranked, key=lambda t: t not in nouns)  # stable: the single-hop order otherwise
     entities = [t.strip() for t in data.get("entities") or [] if len(t.strip()) >= 3 and not is_markup(t)]

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from ..text.scripts import CJK
 from .languages import wording as language_wording
-from .local_questions import _padded, _tidy, _too_long, local_size, local_style
+from .local_questions import local_size, local_style, padded, tidy, too_long
 
 __all__ = [
     "GERMAN",
@@ -113,7 +113,7 @@ def local_draft(
         raise ValueError(f"no offline wording for language {code!r}")
 
     def fill(template: str) -> str:
-        return _tidy(words, _elided(code, template, term).format(term=_padded(words, term)))
+        return tidy(words, _elided(code, template, term).format(term=padded(words, term)))
 
     missing, candidate = fill(wording.missing), fill(wording.candidate)
     if style == "web_search":
@@ -121,7 +121,7 @@ def local_draft(
     rng = random.Random(f"out_of_scope|{code}|{seed}|{term}")
     cores = [fill(template) for template in wording.questions]
     core = rng.choice(cores)
-    if length == "short" and _too_long(words, core):
+    if length == "short" and too_long(words, core):
         core = min(cores, key=len)
     question = local_size(words, core, length, persona=persona, seed=seed)
     return local_style(words, question, style, seed=seed, protect=[term]), missing, candidate

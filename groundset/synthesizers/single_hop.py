@@ -53,7 +53,7 @@ def _term_groundings(kg: KnowledgeGraph, rng: random.Random) -> Iterator[Groundi
         data = kg.get(chunk)
         text = data["text"].casefold()
         lang = node_language(kg, chunk)
-        for term in _ranked_terms(data, rng, lang):
+        for term in ranked_terms(data, rng, lang):
             if _mentioned(term, data["text"], text, lang):
                 yield [chunk], [term], []
                 break
@@ -67,7 +67,7 @@ def _mentioned(term: str, text: str, folded: str, lang: str) -> bool:
     return pattern is not None and pattern.search(text) is not None
 
 
-def _ranked_terms(data: dict, rng: random.Random, lang: str = "en") -> list[str]:
+def ranked_terms(data: dict, rng: random.Random, lang: str = "en") -> list[str]:
     """Entities, then multi-word keyphrases, then single words: specific terms make specific questions.
 
     In another language only terms that read as things qualify; in Chinese and Japanese, terms in
