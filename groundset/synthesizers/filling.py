@@ -51,7 +51,7 @@ class Filler:
     existing: Sequence[TestsetSample] = ()
     rejections: Counter[str] = field(default_factory=Counter)
     failures: list[BaseException] = field(default_factory=list)
-    surplus: int = 0  # drafts that passed once their synthesizer's share was full (waves overlap)
+    spares: list[Candidate] = field(default_factory=list)  # passed once their share was full
 
     async def run(
         self, show_progress: bool
@@ -69,6 +69,8 @@ class Filler:
         with Progress(show_progress) as progress, progress.stage("samples", self.size) as advance:
             for phase in ("quota", "fill", "reuse"):
                 self.budget.relaxed = phase == "reuse"  # a small corpus: contexts may back more samples
+                if phase != "quota":
+                    self._use_spares(advance)
                 at_gate: list[Candidate] = []
                 verdicts: Awaitable[list[str | None]] | None = None
                 while True:
@@ -151,9 +153,25 @@ class Filler:
                 continue
             self.budget.give_back(scenario.contexts)
             if reason is None:
-                self.surplus += 1  # a good sample not needed: not a rejection
+                self.spares.append((i, scenario, sample, reason, vector))  # good, not needed yet
             else:
                 self.rejections[reason] += 1
+
+    def _use_spares(self, advance: Any) -> None:
+        """Before a phase drafts anything, the good samples passed over earlier fill what is still missing
+        (no call), in the order they were drafted, if they are no duplicate and their contexts are free."""
+        left: list[Candidate] = []
+        for i, scenario, sample, _, vector in self.spares:
+            usable = sample is not None and self.size > sum(map(len, self.kept))
+            usable = usable and not self.deduper.is_duplicate(vector)
+            usable = usable and not self.deduper.seen_reference(sample.reference)
+            if usable and self.budget.take(scenario.contexts):
+                self.deduper.keep(vector, sample.reference)
+                self.kept[i].append(sample)
+                advance()
+            else:
+                left.append((i, scenario, sample, None, vector))
+        self.spares = left
 
     async def _guarded(self, call: Awaitable[Any], scenario: Scenario) -> tuple[Any, str | None]:
         """(result, None), or (None, "failed: <error>") for a failure that concerns this scenario only (an

@@ -199,7 +199,7 @@ class TestsetGenerator:
             "distribution": {s.name: w for s, w in distribution},
             "by_synthesizer": dict(Counter(s.synthesizer for s in kept)),
             "rejections": dict(rejections),
-            **({"surplus_drafts": filler.surplus} if filler.surplus else {}),
+            **({"surplus_drafts": len(filler.spares)} if filler.spares else {}),
             "personas": [p.model_dump() for p in personas],
             "llm": describe_model(self.llm),
             "embeddings": describe_model(self.embeddings),
