@@ -736,3 +736,16 @@ def test_outputs_are_identical_across_processes(pages: dict[str, str]) -> None:
         [sys.executable, "-c", _SNIPPET, str(CORPUS)], capture_output=True, text=True, env=env, check=True
     )
     assert json.loads(result.stdout) == here
+
+
+def test_accented_words_stay_whole_and_no_fragment_names_the_corpus():
+    """ "Prüfziel" is one word, not the name "Pr" (the corpus scope was once "Pr" on German docs)."""
+    from groundset.core.engine import CallEngine
+    from groundset.kg.build import build_knowledge_graph
+    from groundset.synthesizers.fact_index import corpus_scope
+
+    text = "Jede Sonde überwacht genau ein Prüfziel. Die Prüfung läuft in Abständen über Orbiscope."
+    found = RULES.extract(text, "de")
+    assert {"Prüfziel", "Prüfung", "Abständen"} <= set(found) and not {"Pr", "Abst"} & set(found)
+    kg = build_knowledge_graph(Path(__file__).parent / "data" / "de-docs", engine=CallEngine(cache=False)).kg
+    assert corpus_scope(kg) == "Orbiscope"

@@ -101,7 +101,7 @@ def corpus_scope(kg: KnowledgeGraph) -> str:
         seen = set()
         for chunk in kg.chunks_of(document):
             for entity in kg.get(chunk).get("entities") or []:
-                if entity[:1].isupper() and " " not in entity and entity.isalnum():
+                if entity[:1].isupper() and " " not in entity and entity.isalnum() and len(entity) >= 3:
                     seen.add(entity.casefold())
                     spelling.setdefault(entity.casefold(), Counter())[entity] += 1
         named.update(seen)

@@ -38,7 +38,9 @@ def _word_set(words: str) -> frozenset[str]:
 
 
 # Prose tokens: an inline code span, a word (with inner . _ : - joiners), or one other character.
-_TOKEN = re.compile(r"`([^`\n]+)`|([A-Za-z][A-Za-z0-9]*(?:[._:-][A-Za-z0-9]+)*)(?:['\u2019]s\b)?|(\S)")
+# Latin letters with the accented ones of Western European languages: "Prüfziel" is one word, not "Pr".
+_LATIN = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f"
+_TOKEN = re.compile(rf"`([^`\n]+)`|([{_LATIN}][{_LATIN}0-9]*(?:[._:-][{_LATIN}0-9]+)*)(?:['\u2019]s\b)?|(\S)")
 _CODE_TOKEN = re.compile(
     r"(?<![\w.-])(?:--[A-Za-z][\w.-]*|-[a-z][\w-]*\.[\w.-]+)"
     r"|(?<![\w.-])_*[A-Za-z][\w:]*(?:-[A-Za-z0-9][\w:]*)*(?:\.[\w:-]+)*(\()?"
@@ -50,7 +52,7 @@ _SNAKE = re.compile(r"^_*[A-Za-z][A-Za-z0-9]*(?:[_:]+[A-Za-z0-9]+)+_*$|^__[A-Za-
 _CAMEL = re.compile(r"^(?=.{4,})[A-Za-z]*[a-z][A-Z][A-Za-z0-9]*$|^[A-Z]{2,}[a-z][A-Za-z0-9]{1,}$")
 _ACRONYM = re.compile(r"^[A-Z][A-Z0-9]{1,5}(?:-[0-9]{1,2})?$")
 _ACRONYM_PLURAL = re.compile(r"^[A-Z]{2,6}s$")
-_CAPITALISED = re.compile(r"^[A-Z][a-z0-9]+$")
+_CAPITALISED = re.compile(r"^[A-Z\u00c0-\u00d6\u00d8-\u00de][a-z0-9\u00df-\u00f6\u00f8-\u00ff]+$")
 _ROMAN = re.compile(r"^(?=[IVXL]{2,})X{0,3}(?:IX|IV|V?I{0,3})$|^XL$|^L?X{0,3}$")
 _EXTENSIONS = _word_set(
     "yml yaml json toml ini conf cfg go py js ts rb java rs c h cc cpp md txt proto sh html css xml csv "
