@@ -264,3 +264,13 @@ def test_offline_personas_are_written_in_the_language(code):
         assert not re.search(r"\b(?:running|working|with|wants)\b", persona.name + persona.role_description)
     english = offline_persona(*topics)
     assert english != persona
+
+
+def test_french_questions_elide_que_and_de_before_a_vowel():
+    from groundset.synthesizers.local_questions import tidy
+
+    words = wording("fr")
+    assert tidy(words, "En tant que ingénieur, quel est le délai de Orbiscope ?") == (
+        "En tant qu'ingénieur, quel est le délai d'Orbiscope ?"
+    )
+    assert tidy(words, "Quelle est la durée de la sonde ?") == "Quelle est la durée de la sonde ?"

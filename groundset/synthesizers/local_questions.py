@@ -159,10 +159,16 @@ def padded(words: Wording, term: str) -> str:
 
 
 def tidy(words: Wording, text: str) -> str:
-    """Single spaces; none next to Chinese full-width punctuation."""
+    """Single spaces; none next to Chinese full-width punctuation; French elision ("qu'ingénieur")."""
     if words.code == "zh":
         text = _BY_PUNCTUATION.sub("", text)
+    if words.code == "fr":
+        text = _FRENCH_ELISION.sub(lambda m: f"{m.group(1)}'", text)
     return " ".join(text.split())
+
+
+# "que" and "de" before a vowel or a mute h, as templates join them to any word: "En tant que ingénieur".
+_FRENCH_ELISION = re.compile(r"\b([QqDd]|[Qq]u)e\s+(?=[aeiouyhàâéèêëîïôöûüœAEIOUYHÀÂÉÈÊÎÔÛŒ])")
 
 
 def too_long(words: Wording, core: str) -> bool:
