@@ -11,15 +11,16 @@ import numpy as np
 
 from ..core.engine import CallEngine, get_engine
 from ..core.models import describe_model, is_offline, resolve_llm
+from ..core.prompts import Prompt
 from ..kg.graph import KnowledgeGraph
-from ..personas.language import check_language, language_label, nodes_language
+from ..personas.language import check_language, nodes_language
 from ..samples.testset import TestsetSample
 from .answer_first import answer_slots
 from .fact_index import FactIndex
 from .facts import Fact
 from .prompts import QueryInput, QueryPrompt, evidence_groups, task_text
 from .quality import QualityGate
-from .scenarios import PersonaPool, QueryMix, Scenario
+from .scenarios import PersonaPool, QueryMix, Scenario, prompt_fields
 
 # (chunk ids, terms, facts): the first term is what the question is about; the facts (answer-first
 # scenarios) are what the question asks, one per chunk; without facts the term's sentences ground it.
@@ -30,6 +31,7 @@ class Synthesizer(ABC):
     """Subclasses say which chunk groups and terms make a question (``groundings``); the rest is shared."""
 
     name: ClassVar[str]
+    prompt_class: ClassVar[type[Prompt[Any, Any]]] = QueryPrompt  # the prompt that writes its samples
 
     def __init__(
         self,
@@ -43,7 +45,7 @@ class Synthesizer(ABC):
         self.engine = engine
         self.mix = mix or QueryMix()
         self.language = check_language(language)  # None: each scenario's chunks decide
-        self.prompt = QueryPrompt()
+        self.prompt = self.prompt_class()
 
     @property
     def writes_with_model(self) -> bool:
@@ -65,50 +67,56 @@ class Synthesizer(ABC):
                 break
             contexts = [kg.get(node)["text"] for node in nodes]
             written = nodes_language(kg, nodes)
-            if not facts and not all(evidence_groups(self.name, terms[0], contexts, written)):
+            language = self.language or written
+            if not self.grounded(terms, facts, contexts, written, language):
                 continue
-            style, length = self.mix.sample(rng)
-            found.append(
-                Scenario(
-                    synthesizer=self.name,
-                    nodes=nodes,
-                    contexts=contexts,
-                    labels=[label(kg, node) for node in nodes],
-                    source_documents=list(dict.fromkeys(kg.get(node)["source"] for node in nodes)),
-                    terms=terms,
-                    facts=facts,
-                    scope=scope,
-                    language=self.language or written,
-                    persona=personas.match(mean_vector(kg, nodes), rng),
-                    style=style,
-                    length=length,
-                    seed=rng.randrange(2**31),
-                )
-            )
+            found.append(self.scenario(kg, nodes, terms, facts, scope, language, personas, rng))
         return found
 
-    async def generate(self, scenario: Scenario, *, graph_fingerprint: str = "") -> TestsetSample:
-        """Write the question and reference for ``scenario`` (one LLM call, or the offline templates)."""
-        data = QueryInput(
-            kind=self.name,
-            task=task_text(self.name, scenario.style, scenario.length),
-            persona=f"{scenario.persona.name}: {scenario.persona.role_description}",
-            terms=scenario.terms,
-            contexts=scenario.contexts,
-            labels=scenario.labels,
-            style=scenario.style,
-            length=scenario.length,
-            seed=scenario.seed,
-            facts=scenario.facts,
-            scope=scenario.scope,
-            language=language_label(scenario.language),
+    def grounded(
+        self, terms: list[str], facts: list[Fact], contexts: list[str], written: str, language: str
+    ) -> bool:
+        """Whether a grounding can make a question: it has facts, or every context says something about
+        its term (``written``: the contexts' language; ``language``: the one to write in)."""
+        return bool(facts) or all(evidence_groups(self.name, terms[0], contexts, written))
+
+    def scenario(
+        self,
+        kg: KnowledgeGraph,
+        nodes: list[str],
+        terms: list[str],
+        facts: list[Fact],
+        scope: str,
+        language: str,
+        personas: PersonaPool,
+        rng: random.Random,
+    ) -> Scenario:
+        """The scenario of one grounding: its chunks' texts and labels, a persona by content, a style,
+        a length and a seed drawn from ``rng``."""
+        style, length = self.mix.sample(rng)
+        return Scenario(
+            synthesizer=self.name,
+            nodes=nodes,
+            contexts=[kg.get(node)["text"] for node in nodes],
+            labels=[label(kg, node) for node in nodes],
+            source_documents=list(dict.fromkeys(kg.get(node)["source"] for node in nodes)),
+            terms=terms,
+            facts=facts,
+            scope=scope,
+            language=language,
+            persona=personas.match(mean_vector(kg, nodes), rng),
+            style=style,
+            length=length,
+            seed=rng.randrange(2**31),
         )
-        answer = await self.prompt.run(
-            self.llm, data, engine=self.engine or get_engine(), stage=f"synth.{self.name}"
-        )
+
+    def sample(
+        self, scenario: Scenario, question: str, reference: str, graph_fingerprint: str, **extra: Any
+    ) -> TestsetSample:
+        """The sample written for ``scenario`` (``extra``: a kind's own fields, e.g. its distractors)."""
         return TestsetSample.create(
-            user_input=answer.question.strip(),
-            reference=answer.reference.strip(),
+            user_input=question.strip(),
+            reference=reference.strip(),
             reference_contexts=scenario.contexts,
             reference_context_ids=scenario.nodes,
             source_documents=scenario.source_documents,
@@ -119,7 +127,20 @@ class Synthesizer(ABC):
             terms=scenario.terms,
             graph_fingerprint=graph_fingerprint,
             generator_model=describe_model(self.llm),
+            **extra,
         )
+
+    async def generate(self, scenario: Scenario, *, graph_fingerprint: str = "") -> TestsetSample:
+        """Write the question and reference for ``scenario`` (one LLM call, or the offline templates)."""
+        data = QueryInput(
+            kind=self.name,
+            task=task_text(self.name, scenario.style, scenario.length),
+            **prompt_fields(scenario),
+        )
+        answer = await self.prompt.run(
+            self.llm, data, engine=self.engine or get_engine(), stage=f"synth.{self.name}"
+        )
+        return self.sample(scenario, answer.question, answer.reference, graph_fingerprint)
 
     async def check(self, gate: QualityGate, sample: TestsetSample, scenario: Scenario) -> str | None:
         """None when ``sample`` passes the quality gate, else the rejection reason. A kind whose sample is

@@ -28,21 +28,18 @@ import random
 import re
 from collections import defaultdict
 from collections.abc import Iterator
-from typing import Any
 
-from ..core.engine import get_engine
 from ..kg.graph import EdgeKind, KnowledgeGraph
 from ..personas.language import node_language, nodes_language
-from ..samples.testset import TestsetSample
-from .base import Grounding, Synthesizer
+from .base import Grounding
 from .double import shared_terms, term_frequency
 from .fact_index import FactIndex
 from .fact_pairs import KINSHIP, SAME_STATEMENT, SENTENCE_SENSE, comparable_pairs
 from .facts import Fact
 from .kinds_languages import ChunkTerms, local_wording, term_evidence, writes_offline
-from .kinds_prompts import ComparativePrompt, PairInput, kind_fields, kind_sample
-from .quality import QualityGate
+from .kinds_prompts import ComparativePrompt
 from .scenarios import PersonaPool, Scenario
+from .two_part import TwoPartSynthesizer
 
 __all__ = ["ComparativeQuerySynthesizer", "cross_document_links", "document_label"]
 
@@ -57,12 +54,10 @@ _BRACKETED = re.compile(r"\s*[\[(][^\])]*[\])]\s*")
 Side = tuple[str, Fact]
 
 
-class ComparativeQuerySynthesizer(Synthesizer):
+class ComparativeQuerySynthesizer(TwoPartSynthesizer):
     name = "comparative"
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.prompt = ComparativePrompt()  # type: ignore[assignment]
+    prompt_class = ComparativePrompt
+    missing_part = ONE_SIDE
 
     def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
         index = FactIndex.of(kg)
@@ -100,19 +95,6 @@ class ComparativeQuerySynthesizer(Synthesizer):
             return []  # no templates for the language (see the module docstring)
         found = super().scenarios(kg, n, personas, rng)
         return [s for s in found if self.writes_with_model or writes_offline(s.language)]
-
-    async def generate(self, scenario: Scenario, *, graph_fingerprint: str = "") -> TestsetSample:
-        data = PairInput(**kind_fields(scenario), contexts=scenario.contexts, labels=scenario.labels)
-        answer = await self.prompt.run(  # type: ignore[call-overload]
-            self.llm, data, engine=self.engine or get_engine(), stage=f"synth.{self.name}"
-        )
-        return kind_sample(scenario, answer, self.llm, graph_fingerprint)
-
-    async def check(self, gate: QualityGate, sample: TestsetSample, scenario: Scenario) -> str | None:
-        """Both sides stated (one reference line per context), then the gate with both facts' slots."""
-        if sum(1 for line in sample.reference.split("\n") if line.strip()) < len(sample.reference_contexts):
-            return ONE_SIDE
-        return await super().check(gate, sample, scenario)
 
 
 def cross_document_links(kg: KnowledgeGraph) -> dict[frozenset[str], list[str]]:

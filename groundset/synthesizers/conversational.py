@@ -28,7 +28,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any
 
-from ..core.engine import CallEngine, get_engine
+from ..core.engine import get_engine
 from ..core.models import describe_model
 from ..kg.graph import EdgeKind, KnowledgeGraph, NodeKind
 from ..personas.language import language_label, node_language
@@ -51,7 +51,7 @@ from .kinds_languages import ChunkTerms, local_wording, turn_evidence
 from .prompts import STYLE_GUIDANCE
 from .quality import QualityGate, mentions
 from .question_templates import ORDER, follow_up
-from .scenarios import QueryMix, Scenario
+from .scenarios import Scenario
 from .single_hop import SingleHopSpecificQuerySynthesizer
 
 __all__ = ["ConversationalQuerySynthesizer", "leans_on_history", "turn_samples"]
@@ -71,17 +71,7 @@ class ConversationalQuerySynthesizer(Synthesizer):
     """Multi-turn samples: the last turn refers back to the subject named in the first."""
 
     name = "conversational"
-
-    def __init__(
-        self,
-        llm: Any = None,
-        *,
-        engine: CallEngine | None = None,
-        mix: QueryMix | None = None,
-        language: str | None = None,
-    ) -> None:
-        super().__init__(llm, engine=engine, mix=mix, language=language)
-        self.prompt = ConversationPrompt()  # type: ignore[assignment]
+    prompt_class = ConversationPrompt
 
     def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
         index = FactIndex.of(kg)

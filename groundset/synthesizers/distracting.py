@@ -29,7 +29,7 @@ from ..text.lexical import stemmed_words
 from .base import Grounding
 from .fact_index import FactIndex
 from .facts import Fact
-from .kinds_prompts import DistractingPrompt, NearMissInput, kind_fields, kind_sample
+from .kinds_prompts import DistractingPrompt, NearMissInput, kind_fields
 from .offline_questions import answer_sentences, term_pattern
 from .quality import QualityGate
 from .scenarios import PersonaPool, Scenario
@@ -53,10 +53,10 @@ class DistractingScenario(Scenario):
 
 class DistractingQuerySynthesizer(SingleHopSpecificQuerySynthesizer):
     name = "distracting"
+    prompt_class = DistractingPrompt
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.prompt = DistractingPrompt()  # type: ignore[assignment]
         # The base class draws the groundings and builds the scenarios; the near-miss (and the answers it
         # must not hold) found for each grounding waits here until ``scenarios`` adds it to its scenario.
         self._near: dict[tuple[str, str, str], tuple[str, list[str]]] = {}
@@ -97,10 +97,10 @@ class DistractingQuerySynthesizer(SingleHopSpecificQuerySynthesizer):
         answer = await self.prompt.run(  # type: ignore[call-overload]
             self.llm, data, engine=self.engine or get_engine(), stage=f"synth.{self.name}"
         )
-        return kind_sample(
+        return self.sample(
             scenario,
-            answer,
-            self.llm,
+            answer.question,
+            answer.reference,
             graph_fingerprint,
             distractor_contexts=scenario.distractors,
             distractor_context_ids=scenario.distractor_ids,

@@ -23,21 +23,19 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from ..core.engine import get_engine
 from ..kg.graph import EdgeKind, KnowledgeGraph, NodeKind
 from ..personas.language import node_language, nodes_language
-from ..samples.testset import TestsetSample
-from .base import Grounding, Synthesizer, label, mean_vector
+from .base import Grounding
 from .fact_index import FactIndex
 from .facts import Fact
 from .kinds_languages import ChunkTerms, local_wording, writes_offline
-from .kinds_prompts import DoublePrompt, PairInput, kind_fields, kind_sample
+from .kinds_prompts import DoublePrompt
 from .offline_questions import term_pattern
 from .prompts import evidence_groups
-from .quality import QualityGate
 from .question_templates import ORDER
 from .scenarios import PersonaPool, Scenario
 from .single_hop import pick_fact
+from .two_part import TwoPartSynthesizer
 
 __all__ = ["DoubleQuerySynthesizer", "related_chunks", "shared_terms", "term_frequency"]
 
@@ -46,12 +44,10 @@ ONE_PART = "reference does not answer both parts"
 PAIRS_PER_CHUNK = 2  # term-based pairs a chunk opens, in rounds (every chunk's first, then seconds)
 
 
-class DoubleQuerySynthesizer(Synthesizer):
+class DoubleQuerySynthesizer(TwoPartSynthesizer):
     name = "double"
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.prompt = DoublePrompt()  # type: ignore[assignment]
+    prompt_class = DoublePrompt
+    missing_part = ONE_PART
 
     def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
         index = FactIndex.of(kg)
@@ -88,48 +84,15 @@ class DoubleQuerySynthesizer(Synthesizer):
             return super().scenarios(kg, n, personas, rng)
         if not writes_offline(self.language):
             return []  # no templates for the language (see the module docstring)
-        found: list[Scenario] = []
-        scope = FactIndex.of(kg).scope
-        for nodes, terms, facts in self.groundings(kg, rng):
-            if len(found) >= n:
-                break
-            contexts = [kg.get(node)["text"] for node in nodes]
-            written = nodes_language(kg, nodes)
-            language = self.language or written
-            if not writes_offline(language) or not (facts or _grounded(terms, contexts, written)):
-                continue
-            style, length = self.mix.sample(rng)
-            found.append(
-                Scenario(
-                    synthesizer=self.name,
-                    nodes=nodes,
-                    contexts=contexts,
-                    labels=[label(kg, node) for node in nodes],
-                    source_documents=list(dict.fromkeys(kg.get(node)["source"] for node in nodes)),
-                    terms=terms,
-                    facts=facts,
-                    scope=scope,
-                    language=language,
-                    persona=personas.match(mean_vector(kg, nodes), rng),
-                    style=style,
-                    length=length,
-                    seed=rng.randrange(2**31),
-                )
-            )
-        return found
+        return super().scenarios(kg, n, personas, rng)
 
-    async def generate(self, scenario: Scenario, *, graph_fingerprint: str = "") -> TestsetSample:
-        data = PairInput(**kind_fields(scenario), contexts=scenario.contexts, labels=scenario.labels)
-        answer = await self.prompt.run(  # type: ignore[call-overload]
-            self.llm, data, engine=self.engine or get_engine(), stage=f"synth.{self.name}"
-        )
-        return kind_sample(scenario, answer, self.llm, graph_fingerprint)
-
-    async def check(self, gate: QualityGate, sample: TestsetSample, scenario: Scenario) -> str | None:
-        """Both parts answered (one reference line per context), then the gate with both facts' slots."""
-        if sum(1 for line in sample.reference.split("\n") if line.strip()) < len(sample.reference_contexts):
-            return ONE_PART
-        return await super().check(gate, sample, scenario)
+    def grounded(
+        self, terms: list[str], facts: list[Fact], contexts: list[str], written: str, language: str
+    ) -> bool:
+        """Offline, each context's term must be grounded in that context, in a language with templates."""
+        if self.writes_with_model:
+            return super().grounded(terms, facts, contexts, written, language)
+        return writes_offline(language) and bool(facts or _grounded(terms, contexts, written))
 
 
 def related_chunks(

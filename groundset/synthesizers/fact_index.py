@@ -7,17 +7,16 @@ the same thing. They cost no model call and no API money, whatever model writes 
 
 from __future__ import annotations
 
-import threading
-from collections import Counter, OrderedDict
+from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..core.hashing import stable_hash
 from ..core.wordllama_embeddings import shared_model
 from ..kg.extractors import languages
 from ..kg.graph import KnowledgeGraph, NodeKind
 from .facts import Fact, facts_of, prose_vocabulary
+from .graph_cache import GraphCache
 
 __all__ = ["FactIndex"]
 
@@ -47,18 +46,7 @@ class FactIndex:
     @classmethod
     def of(cls, kg: KnowledgeGraph) -> FactIndex:
         """The index of ``kg`` (cached by its chunk ids, which change with any chunk's text)."""
-        chunks = sorted(kg.nodes(NodeKind.CHUNK))
-        key = stable_hash(chunks, length=16)
-        with _lock:
-            if key in _cache:
-                _cache.move_to_end(key)
-                return _cache[key]
-        index = cls._build(kg, chunks)
-        with _lock:
-            _cache[key] = index
-            while len(_cache) > _CACHE_SIZE:
-                _cache.popitem(last=False)
-        return index
+        return _cache.get(kg, cls._build)
 
     @classmethod
     def _build(cls, kg: KnowledgeGraph, chunks: list[str]) -> FactIndex:
@@ -113,5 +101,4 @@ def corpus_scope(kg: KnowledgeGraph) -> str:
     return spelling[name].most_common(1)[0][0]
 
 
-_lock = threading.Lock()
-_cache: OrderedDict[str, FactIndex] = OrderedDict()
+_cache: GraphCache[FactIndex] = GraphCache(_CACHE_SIZE)

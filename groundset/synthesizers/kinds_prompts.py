@@ -5,7 +5,7 @@ play (the passage that answers and the near-miss; the two passages of a double q
 of a comparison), and has an offline form: distracting writes the single-hop question (``QueryPrompt``'s
 offline form, in every language it has templates for), double and comparative the English templates of
 ``kinds_prompts_offline`` or, in Chinese, Japanese, German, French and Spanish, the term-based ones of
-``kinds_languages``. ``kind_sample`` turns an answer into the ``TestsetSample`` of a scenario.
+``kinds_languages``.
 """
 
 from __future__ import annotations
@@ -14,15 +14,13 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from ..core.models import describe_model
 from ..core.prompts import Prompt
-from ..personas.language import label_code, language_label
-from ..samples.testset import TestsetSample
+from ..personas.language import label_code
 from .facts import Fact
 from .kinds_languages import local_comparison, local_double, local_wording
 from .kinds_prompts_offline import comparison_question, double_question, pair_reference
 from .prompts import LENGTH_GUIDANCE, STYLE_GUIDANCE, GeneratedSample, QueryInput, QueryPrompt
-from .scenarios import Scenario
+from .scenarios import Scenario, prompt_fields
 
 __all__ = [
     "ComparativePrompt",
@@ -32,7 +30,6 @@ __all__ = [
     "NearMissInput",
     "PairInput",
     "kind_fields",
-    "kind_sample",
     "kind_task",
 ]
 
@@ -275,37 +272,10 @@ def _how(data: KindInput) -> dict[str, Any]:
 
 
 def kind_fields(scenario: Scenario) -> dict[str, Any]:
-    """The input fields every kind's prompt takes from its scenario."""
+    """The input fields every kind's prompt takes from its scenario (the contexts go in by their part)."""
+    shared = {k: v for k, v in prompt_fields(scenario).items() if k not in ("contexts", "labels")}
     return {
         "kind": scenario.synthesizer,
         "task": kind_task(scenario.synthesizer, scenario.style, scenario.length),
-        "persona": f"{scenario.persona.name}: {scenario.persona.role_description}",
-        "terms": scenario.terms,
-        "style": scenario.style,
-        "length": scenario.length,
-        "seed": scenario.seed,
-        "facts": scenario.facts,
-        "scope": scenario.scope,
-        "language": language_label(scenario.language),
+        **shared,
     }
-
-
-def kind_sample(
-    scenario: Scenario, answer: GeneratedSample, llm: Any, graph_fingerprint: str, **extra: Any
-) -> TestsetSample:
-    """The sample ``answer`` makes of ``scenario`` (``extra``: e.g. the distractor fields)."""
-    return TestsetSample.create(
-        user_input=answer.question.strip(),
-        reference=answer.reference.strip(),
-        reference_contexts=scenario.contexts,
-        reference_context_ids=scenario.nodes,
-        source_documents=scenario.source_documents,
-        synthesizer=scenario.synthesizer,
-        persona=scenario.persona.name,
-        style=scenario.style,
-        length=scenario.length,
-        terms=scenario.terms,
-        graph_fingerprint=graph_fingerprint,
-        generator_model=describe_model(llm),
-        **extra,
-    )

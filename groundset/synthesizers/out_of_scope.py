@@ -95,6 +95,7 @@ class OutOfScopeScenario(Scenario):
 
 class OutOfScopeQuerySynthesizer(Synthesizer):
     name = "out_of_scope"
+    prompt_class = OutOfScopePrompt
 
     def __init__(self, llm: Any = None, *, embeddings: Any = None, k: int = DEFAULT_K, **kwargs: Any) -> None:
         """``embeddings``: the model that embedded the graph, to embed questions for the check (a graph
@@ -102,7 +103,6 @@ class OutOfScopeQuerySynthesizer(Synthesizer):
         super().__init__(llm, **kwargs)
         self.embeddings = resolve_embeddings(embeddings).model if embeddings is not None else None
         self.k = k
-        self.prompt = OutOfScopePrompt()  # type: ignore[assignment]
         self.judge_prompt = PassageCheckPrompt()
         self.kg: KnowledgeGraph | None = None  # the graph of the last ``scenarios`` call: ``check`` reads it
         self._candidates: dict[str, str] = {}  # sample id -> the invented answer its draft came with

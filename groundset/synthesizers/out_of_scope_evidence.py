@@ -13,8 +13,6 @@ words, or when it states the candidate answer (``PassageCheckPrompt.offline``).
 from __future__ import annotations
 
 import functools
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,13 +20,13 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
-from ..core.hashing import stable_hash
 from ..core.models import resolve_embeddings
-from ..kg.graph import KnowledgeGraph, NodeKind
+from ..kg.graph import KnowledgeGraph
 from ..personas.language import node_language
 from ..personas.nouns import CJK_LANGUAGES
 from ..text.language import detect_language
 from ..text.lexical import stemmed_words
+from .graph_cache import GraphCache
 from .offline_questions import term_pattern
 from .out_of_scope_languages import latin_spaced
 from .out_of_scope_prompts import (
@@ -69,18 +67,7 @@ class ChunkIndex:
     @classmethod
     def of(cls, kg: KnowledgeGraph) -> ChunkIndex:
         """The index of ``kg``'s chunks (cached by their ids, which change with any chunk's text)."""
-        chunks = sorted(kg.nodes(NodeKind.CHUNK))
-        key = stable_hash(chunks, length=16)
-        with _lock:
-            if key in _cache:
-                _cache.move_to_end(key)
-                return _cache[key]
-        index = cls._build(kg, chunks)
-        with _lock:
-            _cache[key] = index
-            while len(_cache) > _CACHE_SIZE:
-                _cache.popitem(last=False)
-        return index
+        return _cache.get(kg, cls._build)
 
     @classmethod
     def _build(cls, kg: KnowledgeGraph, chunks: list[str]) -> ChunkIndex:
@@ -256,5 +243,4 @@ def supporting_chunks(
     return [index.ids[row] for row in rows if judged[str(row)].verdict or row in named]
 
 
-_lock = threading.Lock()
-_cache: OrderedDict[str, ChunkIndex] = OrderedDict()
+_cache: GraphCache[ChunkIndex] = GraphCache(_CACHE_SIZE)

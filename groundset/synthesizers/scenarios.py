@@ -9,11 +9,13 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from pydantic import BaseModel
 
 from ..personas import Persona
+from ..personas.language import language_label
 from .facts import Fact
 from .styles import LENGTHS, STYLES
 
@@ -42,6 +44,22 @@ class Scenario(BaseModel):
     style: str
     length: str
     seed: int
+
+
+def prompt_fields(scenario: Scenario) -> dict[str, Any]:
+    """What every question-writing prompt takes from a scenario (its kind adds the task and its own)."""
+    return {
+        "persona": f"{scenario.persona.name}: {scenario.persona.role_description}",
+        "terms": scenario.terms,
+        "contexts": scenario.contexts,
+        "labels": scenario.labels,
+        "style": scenario.style,
+        "length": scenario.length,
+        "seed": scenario.seed,
+        "facts": scenario.facts,
+        "scope": scenario.scope,
+        "language": language_label(scenario.language),
+    }
 
 
 @dataclass

@@ -10,13 +10,9 @@ the reference is the fact (offline) and must answer the question.
 
 from __future__ import annotations
 
-from typing import Any
-
-from ..core.engine import CallEngine, get_engine
-from ..core.models import describe_model
-from ..personas.language import language_label
+from ..core.engine import get_engine
 from ..samples.testset import TestsetSample
-from .scenarios import QueryMix, Scenario
+from .scenarios import Scenario, prompt_fields
 from .single_hop import SingleHopSpecificQuerySynthesizer
 from .situational_prompts import SituationalInput, SituationalPrompt, joined, task_text
 
@@ -27,47 +23,14 @@ class SituationalQuerySynthesizer(SingleHopSpecificQuerySynthesizer):
     """Single-hop questions that carry the persona's situation (see the module docstring)."""
 
     name = "situational"
-
-    def __init__(
-        self,
-        llm: Any = None,
-        *,
-        engine: CallEngine | None = None,
-        mix: QueryMix | None = None,
-        language: str | None = None,
-    ) -> None:
-        super().__init__(llm, engine=engine, mix=mix, language=language)
-        self.prompt = SituationalPrompt()  # type: ignore[assignment]
+    prompt_class = SituationalPrompt
 
     async def generate(self, scenario: Scenario, *, graph_fingerprint: str = "") -> TestsetSample:
         """The situation and question for ``scenario`` in one call (or the offline templates)."""
-        data = SituationalInput(
-            task=task_text(scenario.style, scenario.length),
-            persona=f"{scenario.persona.name}: {scenario.persona.role_description}",
-            terms=scenario.terms,
-            contexts=scenario.contexts,
-            labels=scenario.labels,
-            style=scenario.style,
-            length=scenario.length,
-            seed=scenario.seed,
-            facts=scenario.facts,
-            scope=scenario.scope,
-            language=language_label(scenario.language),
-        )
+        data = SituationalInput(task=task_text(scenario.style, scenario.length), **prompt_fields(scenario))
         answer = await self.prompt.run(
             self.llm, data, engine=self.engine or get_engine(), stage=f"synth.{self.name}"
         )
-        return TestsetSample.create(
-            user_input=joined(answer.situation, answer.question),
-            reference=answer.reference.strip(),
-            reference_contexts=scenario.contexts,
-            reference_context_ids=scenario.nodes,
-            source_documents=scenario.source_documents,
-            synthesizer=self.name,
-            persona=scenario.persona.name,
-            style=scenario.style,
-            length=scenario.length,
-            terms=scenario.terms,
-            graph_fingerprint=graph_fingerprint,
-            generator_model=describe_model(self.llm),
+        return self.sample(
+            scenario, joined(answer.situation, answer.question), answer.reference, graph_fingerprint
         )
