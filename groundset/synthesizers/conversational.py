@@ -30,8 +30,8 @@ from typing import Any
 
 from ..core.engine import get_engine
 from ..core.models import describe_model
-from ..kg.graph import EdgeKind, KnowledgeGraph, NodeKind
-from ..personas.language import language_label, node_language
+from ..kg.graph import EdgeKind, KnowledgeGraph
+from ..personas.language import language_label
 from ..samples.testset import TestsetSample
 from ..samples.turns import Turn
 from .answer_first import answer_slots
@@ -47,7 +47,7 @@ from .double import term_frequency
 from .fact_index import FactIndex
 from .fact_pairs import CHUNK_SENSE, PAIRABLE, RESTATED, SENTENCE_SENSE
 from .facts import Fact, subject_key
-from .kinds_languages import ChunkTerms, local_wording, turn_evidence
+from .kinds_languages import ChunkTerms, local_chunks, turn_evidence
 from .prompts import STYLE_GUIDANCE
 from .quality import QualityGate, mentions
 from .question_templates import ORDER, follow_up
@@ -296,11 +296,9 @@ def _local_chains(kg: KnowledgeGraph, rng: random.Random, scope: str) -> Iterato
     """Offline, languages without facts: a chunk and one of its terms, then 1 to 3 more turns, each on
     the chunk that still has sentences about the term no earlier turn used (the last one, else a linked
     one); ``TERMS_PER_CHUNK`` terms per chunk in rounds, never one last turn twice."""
-    language = {c: node_language(kg, c) for c in kg.nodes(NodeKind.CHUNK)}
-    chunks = sorted(c for c, lang in language.items() if lang != "en" and local_wording(lang) is not None)
+    language, chunks = local_chunks(kg, rng)
     if not chunks:
         return
-    rng.shuffle(chunks)
     terms = ChunkTerms(kg, scope, term_frequency(kg))
     lasts: set[str] = set()
     for round_ in range(TERMS_PER_CHUNK):

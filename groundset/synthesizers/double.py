@@ -24,11 +24,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..kg.graph import EdgeKind, KnowledgeGraph, NodeKind
-from ..personas.language import node_language, nodes_language
+from ..personas.language import nodes_language
 from .base import Grounding
 from .fact_index import FactIndex
 from .facts import Fact
-from .kinds_languages import ChunkTerms, local_wording, writes_offline
+from .kinds_languages import ChunkTerms, local_chunks, writes_offline
 from .kinds_prompts import DoublePrompt
 from .offline_questions import term_pattern
 from .prompts import evidence_groups
@@ -153,11 +153,9 @@ def _local_pairs(
     """Offline, languages without facts: two related chunks of one language, a term of each (different
     terms, neither inside the other); in ``PAIRS_PER_CHUNK`` rounds, each chunk opening one pair a round
     (a pair met again asks other terms: a small corpus has few pairs)."""
-    language = {c: node_language(kg, c) for c in kg.nodes(NodeKind.CHUNK)}
-    chunks = sorted(c for c, lang in language.items() if lang != "en" and local_wording(lang) is not None)
+    language, chunks = local_chunks(kg, rng)
     if not chunks:
         return
-    rng.shuffle(chunks)
     terms = ChunkTerms(kg, scope, term_frequency(kg))
     seen: set[tuple[frozenset[str], frozenset[str]]] = set()
     for round_ in range(PAIRS_PER_CHUNK):

@@ -321,3 +321,12 @@ def follow_up_question(
         if options:
             return rng.choice(options)
     return ""
+
+
+def local_chunks(kg: KnowledgeGraph, rng: random.Random) -> tuple[dict[str, str], list[str]]:
+    """Each chunk's language, and the chunks written in a language with templates but no fact rules
+    (not English), in a seeded random order: where the term-based kinds start offline."""
+    language = {c: node_language(kg, c) for c in kg.nodes(NodeKind.CHUNK)}
+    chunks = sorted(c for c, lang in language.items() if lang != "en" and local_wording(lang) is not None)
+    rng.shuffle(chunks)
+    return language, chunks
