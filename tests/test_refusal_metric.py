@@ -13,7 +13,7 @@ from groundset.samples.dataset import EvaluationDataset
 from groundset.samples.evaluation import SingleTurnSample
 from groundset.scoring import evaluate
 from groundset.scoring.metrics import METRICS, RefusalCorrectness, metric_class
-from groundset.scoring.metrics.refusal_prompts import find_refusal
+from groundset.scoring.metrics.refusal_prompts import declines, find_refusal
 
 from .openai_stub import Reply
 
@@ -127,6 +127,30 @@ def test_facts_stated_in_the_negative_are_not_refusals():
         "Si no se especifica, se usan 15 días.",
     ):
         assert find_refusal(answer) is None, answer
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        "I don't have enough information to answer that.",
+        "Based on the provided context, it is not possible to determine which team owns it.",
+        "The provided passages say nothing about BigQuery.",
+        "No relevant information was found.",
+        "This cannot be determined from the given documents.",
+    ],
+)
+def test_common_assistant_refusals_are_found_offline(response):
+    assert declines(response), response
+
+
+def test_negative_facts_that_look_like_refusal_phrases_still_answer():
+    for answer in (
+        "The flag is not set by default; there is no data loss on restart.",
+        "It is not possible to run two servers on one port.",
+        "Nothing is written to disk until the head block is cut.",
+        "Insufficient memory for the head block leads to an out-of-memory kill.",
+    ):
+        assert not declines(answer), answer
 
 
 def test_an_empty_response_is_nan_with_a_reason():

@@ -41,12 +41,23 @@ _PATTERNS: dict[str, list[str]] = {
         rf"\bnothing\s+(?:in|about\s+(?:this|that|it)\s+in)\s+the\s+{_DOCS_EN}",
         rf"\b(?:outside|beyond)\s+(?:the\s+)?scope\s+of\s+(?:the\s+|these\s+|this\s+|my\s+)?{_DOCS_EN}",
         r"\b(?:there\s+is|there's|i\s+have|i've|i\s+found|i\s+see)\s+no\s+(?:\w+\s+)?(?:information|mention|"
-        r"details?|data|documentation)\b",
+        r"details?|data|documentation)\b(?=\s*(?:[.,;:!?)]|$|about|on|of|regarding|concerning|in|for|to|that|"
+        r"available|provided|given))",
         r"\bno\s+(?:information|mention|details?|documentation)\s+(?:about|on|of|regarding|concerning)\b",
         r"\b(?:i|we)\s+(?:do\s*not|don't|did\s*not|didn't|cannot|can't|can\s+not|could\s*not|couldn't|"
         r"am\s+unable\s+to|was\s+unable\s+to|am\s+not\s+able\s+to)\s+(?:\w+ly\s+)?(?:know|find|locate|see|"
         r"answer|tell|say|determine|confirm)\b",
         r"\b(?:i'm|i\s+am)\s+(?:not\s+sure|unsure|not\s+certain)\b",
+        rf"\b{_DOCS_EN}\s+(?:\w+\s+){{0,2}}?(?:says?|mentions?|contains?|provides?|gives?|tells?)\s+(?:us\s+)?"
+        r"nothing\s+(?:about|on|regarding|concerning)\b",
+        r"\b(?:do\s*not|don't|does\s*not|doesn't)\s+(?:have|contain|give|provide)\s+(?:enough|sufficient)\s+"
+        r"(?:information|context|details?|data)\b",
+        r"\b(?:not\s+enough|insufficient)\s+(?:information|context|details?|data)\s+(?:to|in|for)\b",
+        r"\b(?:it\s+is|it's)\s+(?:not\s+possible|impossible)\s+to\s+(?:\w+ly\s+)?(?:determine|say|tell|answer|"
+        r"know|confirm)\b",
+        r"\bcan(?:not|'t|\s+not)\s+be\s+(?:determined|answered|confirmed)\s+(?:from|with|based\s+on|using)\b",
+        r"\bno\s+(?:\w+\s+)?(?:information|mention|details?|data|documentation)\s+(?:was|were|could\s+be|is|"
+        r"are)\s+(?:found|available|given|provided)\b",
         r"\bno\s+idea\b",
     ],
     "zh": [
