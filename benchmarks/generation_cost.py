@@ -7,6 +7,7 @@ each with `--enrich lazy` (the default) and `--enrich eager`. Printed per run: c
 prompt characters from the server's /stats, embedding requests, samples kept, the `--estimate` made
 before the run (calls and input tokens) and its error, and wall time against calls x latency /
 concurrency. Usage: .venv/bin/python benchmarks/generation_cost.py [latency_ms] [lazy|eager ...] [A|B ...]
+[n=SAMPLES] (30 by default).
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def large_pages(folder: Path) -> Path:
     return out
 
 
-def run(label: str, docs: Path, latency_ms: int, enrich: str) -> None:
+def run(label: str, docs: Path, latency_ms: int, enrich: str, size: int = SIZE) -> None:
     pages = sum(1 for _ in docs.rglob("*.md"))
     with tempfile.TemporaryDirectory() as tmp, mockllm_process(latency_ms) as url:
         if url is None:
@@ -59,14 +60,14 @@ def run(label: str, docs: Path, latency_ms: int, enrich: str) -> None:
         llm, emb = stub_models(url)
         engine = CallEngine(cache=Path(tmp) / "cache", max_concurrency=CONCURRENCY)
         guess = estimate_generation(
-            docs, SIZE, llm=llm, embeddings=emb, engine=engine, build_options={"enrich": enrich}, seed=0
+            docs, size, llm=llm, embeddings=emb, engine=engine, build_options={"enrich": enrich}, seed=0
         )
         before = stats(url)
         cpu, start = time.process_time(), time.perf_counter()
         with track() as usage:
             kg = build_knowledge_graph(docs, llm=llm, embeddings=emb, engine=engine, enrich=enrich).kg
             middle, middle_stats = time.perf_counter(), stats(url)
-            testset = TestsetGenerator(llm, emb, engine=engine).generate(kg, SIZE, seed=0)
+            testset = TestsetGenerator(llm, emb, engine=engine).generate(kg, size, seed=0)
         wall, cpu = time.perf_counter() - start, time.process_time() - cpu
         generation_wall = time.perf_counter() - middle
         after = stats(url)
@@ -80,7 +81,7 @@ def run(label: str, docs: Path, latency_ms: int, enrich: str) -> None:
     ideal = generation_calls * latency_ms / 1000 / CONCURRENCY
     by_stage = ", ".join(f"{name} {s.calls}" for name, s in sorted(usage.stages.items()) if s.calls)
     print(
-        f"{label} [{enrich}]: {pages} pages, {chunks} chunks, kept {len(testset)} of {SIZE}; "
+        f"{label} [{enrich}]: {pages} pages, {chunks} chunks, kept {len(testset)} of {size}; "
         f"LLM calls {calls} (build {build_calls} = {build_calls / max(chunks, 1):.3f} per chunk), "
         f"prompt chars {chars:,}, embedding requests {embeds}; wall {wall:.1f} s; "
         f"client CPU {cpu * 1000 / max(calls, 1):.0f} ms per call (graph building included)"
@@ -99,6 +100,7 @@ def main() -> None:
     words = sys.argv[2:]
     modes = [w for w in words if w in ("lazy", "eager")] or ["lazy", "eager"]
     runs = [w for w in words if w in ("A", "B")] or ["A", "B"]
+    size = next((int(w[2:]) for w in words if w.startswith("n=")), SIZE)
     if not CORPUS.is_dir():
         print(f"NOT RUN: no shared corpus at {CORPUS}")
         return
@@ -106,9 +108,9 @@ def main() -> None:
     try:
         for enrich in modes:
             if "A" in runs:
-                run("A. pages over 3 KB", subset, latency, enrich)
+                run("A. pages over 3 KB", subset, latency, enrich, size)
             if "B" in runs:
-                run("B. whole folder", CORPUS, latency, enrich)
+                run("B. whole folder", CORPUS, latency, enrich, size)
     finally:
         shutil.rmtree(subset, ignore_errors=True)
 

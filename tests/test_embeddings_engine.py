@@ -7,6 +7,7 @@ import asyncio
 import numpy as np
 
 from groundset.core import CallEngine, HashingEmbeddings
+from groundset.core.engine import EMBED_COALESCE_SECONDS
 
 
 async def test_each_distinct_text_is_embedded_once(stub, openai_embeddings, tmp_path):
@@ -45,10 +46,11 @@ async def test_texts_asked_while_every_slot_is_busy_go_out_in_one_request(stub, 
     """Under load an embeddings request waits for a slot anyway: texts asked meanwhile join it, so
     scoring's many small embedding needs do not each take a slot from the LLM calls."""
     engine = CallEngine(cache=False, max_concurrency=1)
-    stub.latency = 0.2
+    gap = 1.5 * EMBED_COALESCE_SECONDS  # each later text well past the moment-coalescing window
+    stub.latency = 8 * gap + 0.1  # and all asked while the first request holds the only slot
 
     async def later(i: int):
-        await asyncio.sleep(0.02 * (i + 1))  # each well past the moment-coalescing window
+        await asyncio.sleep(gap * (i + 1))
         return await engine.embed(openai_embeddings, [f"late text {i}"])
 
     first, *rest = await asyncio.gather(

@@ -29,7 +29,7 @@ from .usage import DEFAULT_PRICES, Usage, active_scopes, current_stage, price_of
 T = TypeVar("T")
 log = logging.getLogger("groundset.engine")
 TokenCounts = tuple[int, int] | None
-EMBED_COALESCE_SECONDS = 0.002  # embedding requests made within this window are merged into one
+EMBED_COALESCE_SECONDS = 0.025  # embedding requests made within this window are merged into one
 
 
 class CallEngine:

@@ -52,13 +52,14 @@ class FactIndex:
     def _build(cls, kg: KnowledgeGraph, chunks: list[str]) -> FactIndex:
         langs = languages(kg, chunks)
         texts = [kg.get(c)["text"] for c in chunks]
-        vocabulary = prose_vocabulary(texts)
+        sections = [kg.get(c).get("section") or "" for c in chunks]
+        vocabulary = prose_vocabulary(texts, sections)
         facts: dict[str, list[Fact]] = {}
-        for chunk, text, lang in zip(chunks, texts, langs, strict=True):
+        for chunk, text, section, lang in zip(chunks, texts, sections, langs, strict=True):
             data = kg.get(chunk)
             phrases = [p for p in data.get("keyphrases") or [] if " " in p.strip()]
             topics = frozenset(t.casefold() for t in [*(data.get("entities") or []), *phrases] if t)
-            found = facts_of(text, data.get("section") or "", lang or "en", vocabulary, topics)
+            found = facts_of(text, section, lang or "en", vocabulary, topics)
             if found:
                 facts[chunk] = found
         return cls(facts, scope=corpus_scope(kg))

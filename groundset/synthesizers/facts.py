@@ -227,13 +227,14 @@ def _with_continuation(sentence: str, passage: Passage) -> str:
     return sentence
 
 
-def prose_vocabulary(texts: list[str]) -> frozenset[str]:
+def prose_vocabulary(texts: list[str], sections: list[str] | None = None) -> frozenset[str]:
     """Words the prose of ``texts`` writes in lower case more often than capitalised mid-sentence (not
-    code, URLs or paths): "counter" is a word, "Prometheus" a name even if a path says "prometheus"."""
+    code, URLs or paths): "counter" is a word, "Prometheus" a name even if a path says "prometheus".
+    ``sections``: the texts' section paths, given so that ``facts_of`` later reuses the same parse."""
     lower: Counter[str] = Counter()
     capital: Counter[str] = Counter()
-    for text in texts:
-        for passage in passages(text):
+    for text, section in zip(texts, sections or [""] * len(texts), strict=True):
+        for passage in passages(text, section):
             lower.update(_LOWER_WORD.findall(passage.sentence))
             capital.update(w.lower() for w in _MID_CAPITAL.findall(passage.sentence))
     return frozenset(word for word, count in lower.items() if count > capital[word])

@@ -1,18 +1,20 @@
-"""Filling the test set: scenarios are drafted, embedded, screened for duplicates and gated in waves.
+"""Filling the test set: scenarios are drafted, embedded, screened for duplicates and gated as a stream.
 
-Waves overlap: while one wave's drafts are at the quality gate, the next wave is drafted, sized by what
-is still missing less what the wave at the gate is expected to pass. Every decision (which scenarios a
-wave takes, what a draft is screened against, what is kept) follows from results in a fixed order,
-never from timing, so the same inputs give the same test set and a rerun from the cache calls nothing.
-A draft is screened against the samples kept and the drafts still at the gate: a duplicate of either
-costs no verdict call.
+Every draft goes its own way (written, embedded, screened, judged) without waiting for any other, so the
+model's slots stay full; only the decisions wait, and they follow launch order: a draft is screened once
+all drafts before it are, kept or dropped once all before it are, and what to draft next is chosen after
+each kept or dropped draft, from the results so far. Decisions never depend on timing, so the same inputs
+give the same test set and a rerun from the cache calls nothing. A draft is screened against the samples
+kept and every earlier draft of the phase that was screened in: a duplicate costs no verdict call.
+Drafts embedded in the same moment (or while every slot is busy) share one embedding request.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,6 +34,7 @@ from .spread import ContextBudget, PassRates, take_waves
 log = logging.getLogger("groundset.synthesizers")
 # (synthesizer index, scenario, draft, reason it is out or None, question vector)
 Candidate = tuple[int, Scenario, TestsetSample | None, str | None, Any]
+Drafted = tuple[TestsetSample | None, str | None, Any]  # (draft, reason it is out or None, its vector)
 
 
 @dataclass
@@ -71,61 +74,79 @@ class Filler:
                 self.budget.relaxed = phase == "reuse"  # a small corpus: contexts may back more samples
                 if phase != "quota":
                     self._use_spares(advance)
-                at_gate: list[Candidate] = []
-                verdicts: Awaitable[list[str | None]] | None = None
-                while True:
-                    waves = take_waves(
-                        phase, self.counts, self._have(at_gate), self.queues, self.size, self.budget,
-                        self.rates.expected(),
-                    )  # fmt: skip
-                    if not waves and verdicts is None:
-                        break
-                    drafting = self._drafts(waves, at_gate) if waves else _nothing()
-                    gated, drafted = await asyncio.gather(verdicts or _nothing(), drafting)
-                    self._accept(phase, at_gate, gated or [], advance)
-                    at_gate = drafted or []
-                    verdicts = self._verdicts(at_gate) if at_gate else None
+                await self._fill(phase, advance)
         kept = [s for group in self.kept for s in group]
         return kept, self.rejections, self.failures, self.budget.overused()
 
-    def _have(self, at_gate: list[Candidate]) -> list[int]:
-        """Per synthesizer, the samples kept plus those the drafts at the gate are expected to give."""
-        expected = self.rates.expected()
-        waiting = Counter(i for i, _, _, reason, _ in at_gate if reason is None)
-        return [len(group) + round(waiting[i] * expected[i]) for i, group in enumerate(self.kept)]
+    async def _fill(self, phase: str, advance: Any) -> None:
+        """Draft, screen and gate until the phase has nothing left to try. Each step follows launch order: a
+        draft is screened once every draft launched before it is, kept or dropped once every one before it
+        is, and after each kept or dropped draft the scenarios to draft next are chosen from the results so
+        far (with a margin for the drafts still under way). So nothing waits for a
+        wave's slowest call, and the choices depend on results, never on timing."""
+        screen = Deduper(self.duplicate_threshold, within=self.deduper)  # + every draft screened in
+        drafting: deque[tuple[int, Scenario, asyncio.Future[Drafted]]] = deque()
+        gating: deque[tuple[Candidate, asyncio.Future[str | None]]] = deque()
+        pending: Counter[int] = Counter()
 
-    async def _drafts(
-        self, waves: list[tuple[int, list[Scenario]]], at_gate: list[Candidate]
-    ) -> list[Candidate]:
-        """Draft and embed a wave, then screen it (in order) against the kept samples and the drafts at
-        the gate; what is left for the gate has reason None."""
-        flat = [(i, scenario) for i, wave in waves for scenario in wave]
-        drafts = await asyncio.gather(*(self._draft(i, scenario) for i, scenario in flat))
-        texts = [d.asked() for d, reason in drafts if reason is None]
-        matrix = await embed_or_none(self.engine, self.embeddings, texts, self.failures) if texts else []
-        if matrix is None:  # lost: this wave's drafts (no duplicate check), not the run
-            self.failures.extend(self.failures[-1:] * (len(texts) - 1))  # one failure per lost draft
-            drafts = [(None, "failed: embeddings") if r is None else (d, r) for d, r in drafts]
-        vectors = iter(matrix if matrix is not None else [])
-        screen = Deduper(self.duplicate_threshold, within=self.deduper)
-        for _, _, sample, reason, vector in at_gate:
-            if reason is None and sample is not None:
-                screen.keep(vector, sample.reference)
-        screened: list[Candidate] = []
-        for (i, scenario), (sample, reason) in zip(flat, drafts, strict=True):
-            vector = next(vectors) if reason is None else None
-            if sample is not None and reason is None:
-                reason = screen.screen(vector, sample.reference)
-            screened.append((i, scenario, sample, reason, vector))
-        return screened
+        def launch() -> None:
+            rates = self.rates.expected()
+            kept = [len(group) for group in self.kept]
+            under_way = [pending[i] for i in range(len(self.kept))]
+            take = functools.partial(
+                take_waves,
+                counts=self.counts,
+                kept=kept,
+                pending=under_way,
+                queues=self.queues,
+                size=self.size,
+                budget=self.budget,
+                rates=rates,
+            )
+            waves = take(phase)
+            if phase == "quota" and not waves:  # every share is covered or out of scenarios: fill in now
+                waves = take("fill")
+            for i, wave in waves:
+                pending[i] += len(wave)
+                drafting.extend(
+                    (i, scenario, asyncio.ensure_future(self._draft(i, scenario))) for scenario in wave
+                )
 
-    async def _draft(self, i: int, scenario: Scenario) -> tuple[TestsetSample | None, str | None]:
+        try:
+            launch()
+            while drafting or gating:
+                heads = [drafting[0][2]] if drafting else []
+                heads += [gating[0][1]] if gating else []
+                if not any(head.done() for head in heads):
+                    await asyncio.wait(heads, return_when=asyncio.FIRST_COMPLETED)
+                if drafting and drafting[0][2].done():  # screened in order, then straight to the gate
+                    i, scenario, task = drafting.popleft()
+                    sample, reason, vector = task.result()
+                    if sample is not None and reason is None:
+                        reason = screen.screen(vector, sample.reference)
+                    check = asyncio.ensure_future(self._check(i, scenario, sample, reason))
+                    gating.append(((i, scenario, sample, reason, vector), check))
+                elif gating and gating[0][1].done():  # kept or dropped in order, then more drafted
+                    candidate, check = gating.popleft()
+                    pending[candidate[0]] -= 1
+                    self._accept(phase, [candidate], [check.result()], advance)
+                    launch()
+        except BaseException:
+            for future in (*(t for *_, t in drafting), *(c for _, c in gating)):
+                future.cancel()
+            raise
+
+    async def _draft(self, i: int, scenario: Scenario) -> Drafted:
+        """The draft of ``scenario`` and its question's vector; drafts written in the same moment (or while
+        a slot is busy) share one embedding request."""
         written = self.synthesizers[i].generate(scenario, graph_fingerprint=self.fingerprint)
-        return await self._guarded(written, scenario)
-
-    async def _verdicts(self, candidates: list[Candidate]) -> list[str | None]:
-        """The gate's reason for each candidate (None: passed); a reason given before the gate stays."""
-        return await asyncio.gather(*(self._check(*c[:4]) for c in candidates))
+        sample, reason = await self._guarded(written, scenario)
+        if sample is None or reason is not None:
+            return sample, reason, None
+        matrix = await embed_or_none(self.engine, self.embeddings, [sample.asked()], self.failures)
+        if matrix is None:  # lost: this draft (no duplicate check), not the run
+            return None, "failed: embeddings", None
+        return sample, None, matrix[0]
 
     async def _check(
         self, i: int, scenario: Scenario, sample: TestsetSample | None, reason: str | None
@@ -202,10 +223,6 @@ async def embed_or_none(
         failures.append(exc)
         log.info("embedding %d text(s) failed: %s", len(texts), describe(exc))
         return None
-
-
-async def _nothing() -> None:
-    return None
 
 
 def describe(exc: BaseException) -> str:

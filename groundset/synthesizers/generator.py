@@ -10,6 +10,7 @@ scenarios on them are tried first).
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import logging
 import random
@@ -30,7 +31,9 @@ from ..kg.graph import KnowledgeGraph, NodeKind
 from ..personas import Persona, agenerate_personas
 from ..personas.language import check_language
 from ..samples.testset import Testset, TestsetSample
+from ..text.language import preload_identifier
 from .base import Synthesizer
+from .fact_index import FactIndex
 from .filling import Filler, describe, embed_or_none
 from .registry import DEFAULT_KINDS, SHORT_NAMES, SYNTHESIZERS, parse_distribution
 from .scenarios import PersonaPool, QueryMix, Scenario, largest_remainder
@@ -115,23 +118,13 @@ class TestsetGenerator:
                 f"per_synthesizer {per_synthesizer}: a count per synthesizer, {testset_size} in all"
             )
         notes: list[str] = []
-        personas = self.personas or await agenerate_personas(
-            kg,
-            self.num_personas,
-            llm=self.llm,
-            embeddings=self.embeddings,
-            engine=engine,
-            language=self.language,
-        )
-        described = [f"{p.name}: {p.role_description}" for p in personas]
-        vectors = await embed_or_none(engine, self.embeddings, described, failures := [])
-        if vectors is None:  # personas then go to scenarios at random (seeded), not by content
-            notes.append(
-                f"persona embeddings failed ({describe(failures[0])[:200]}); personas drawn at random"
-            )
-            log.warning(notes[-1])
-            vectors = np.zeros((len(personas), 0), dtype=np.float32)
-        pool = PersonaPool(personas, vectors)
+        # The scenarios' offline groundwork (the corpus's facts, the language model) is CPU work: done in
+        # a thread while the persona calls wait on the model, not after them.
+        groundwork = asyncio.ensure_future(asyncio.to_thread(prepare_scenarios, kg))
+        try:
+            personas, pool = await self._persona_pool(kg, engine, notes)
+        finally:
+            await groundwork
         counts = list(per_synthesizer or largest_remainder([w for _, w in distribution], testset_size))
         queues: list[list[Scenario]] = []
         asked = {(tuple(s.reference_context_ids), tuple(s.terms)) for s in existing}
@@ -209,6 +202,28 @@ class TestsetGenerator:
         }  # no usage figures here: a rerun from the cache must write the identical file
         return Testset(kept, metadata)
 
+    async def _persona_pool(
+        self, kg: KnowledgeGraph, engine: CallEngine, notes: list[str]
+    ) -> tuple[Sequence[Persona], PersonaPool]:
+        """The personas (given, or generated from the graph) and their vectors, to match scenarios."""
+        personas = self.personas or await agenerate_personas(
+            kg,
+            self.num_personas,
+            llm=self.llm,
+            embeddings=self.embeddings,
+            engine=engine,
+            language=self.language,
+        )
+        described = [f"{p.name}: {p.role_description}" for p in personas]
+        vectors = await embed_or_none(engine, self.embeddings, described, failures := [])
+        if vectors is None:  # personas then go to scenarios at random (seeded), not by content
+            notes.append(
+                f"persona embeddings failed ({describe(failures[0])[:200]}); personas drawn at random"
+            )
+            log.warning(notes[-1])
+            vectors = np.zeros((len(personas), 0), dtype=np.float32)
+        return personas, PersonaPool(personas, vectors)
+
     def generate(
         self, kg: KnowledgeGraph, testset_size: int, query_distribution: Any = None, **kwargs: Any
     ) -> Testset:
@@ -245,6 +260,13 @@ class TestsetGenerator:
     ) -> Testset:
         """The sync twin of ``agenerate_from_documents``."""
         return run_sync(self.agenerate_from_documents(documents, size, *args, **kw))
+
+
+def prepare_scenarios(kg: KnowledgeGraph) -> None:
+    """Compute what every synthesizer's scenarios read (the graph's fact index, the language
+    identifier), so that it is ready when they are built."""
+    FactIndex.of(kg)
+    preload_identifier()
 
 
 def graph_documents(kg: KnowledgeGraph) -> dict[str, str]:

@@ -51,10 +51,13 @@ class ContextBudget:
         return sum(1 for count in self._used.values() if count > self.cap)
 
 
+PRIOR_DRAWS = 2
+
+
 class PassRates:
-    """The share of each synthesizer's drafts that passed the gate so far, for sizing the next wave. The
-    first wave drafts exactly what is missing (no surplus when every draft passes); after rejections the
-    next wave drafts more. Counted from results, not timing: the same inputs draft the same scenarios."""
+    """The share of each synthesizer's drafts that passed the gate so far, for deciding how many to draft.
+    At first exactly what is missing is drafted (no surplus when every draft passes); after rejections,
+    more. Counted from results, not timing: the same inputs draft the same scenarios."""
 
     def __init__(self, synthesizers: int) -> None:
         self._prior = [1.0] * synthesizers
@@ -66,8 +69,10 @@ class PassRates:
         self._passed[index] += passed
 
     def expected(self) -> list[float]:
+        """Each synthesizer's pass rate, with ``PRIOR_DRAWS`` imagined drafts at the prior: the first
+        results, decided one at a time, then move it gradually (one early rejection is not a 0% rate)."""
         seen = zip(self._passed, self._tried, self._prior, strict=True)
-        return [passed / tried if tried else prior for passed, tried, prior in seen]
+        return [(passed + PRIOR_DRAWS * p) / (tried + PRIOR_DRAWS) for passed, tried, p in seen]
 
 
 def _keys(contexts: Sequence[str]) -> list[str]:
@@ -77,26 +82,31 @@ def _keys(contexts: Sequence[str]) -> list[str]:
 def take_waves(
     phase: str,
     counts: list[int],
-    have: Sequence[int],
+    kept: Sequence[int],
+    pending: Sequence[int],
     queues: list[list[Scenario]],
     size: int,
     budget: ContextBudget,
     rates: Sequence[float] | None = None,
 ) -> list[tuple[int, list[Scenario]]]:
-    """The next scenarios to try per synthesizer: its missing count ("quota"), or what still fits ("fill",
-    "reuse"), given the samples each ``have`` (kept, or expected from drafts at the gate); a scenario whose
-    contexts already back their share of samples waits (see ``ContextBudget``).
-    ``rates``: the share of each synthesizer's drafts expected to pass the gate; a wave drafts enough to
-    cover the missing count at that rate (``drafts_for``), so a rejection seldom costs another round."""
+    """The next scenarios to draft per synthesizer, for its missing count ("quota": its share less the
+    samples it ``kept``) or for what the test set still misses ("fill", "reuse"); a scenario whose
+    contexts already back their share of samples waits (see ``ContextBudget``). ``rates``: the share of
+    each synthesizer's drafts expected to pass the gate; enough drafts are kept under way (``pending``
+    counts those already are) to cover the missing count at that rate with a margin (``drafts_for``), so a
+    rejection seldom costs another round trip."""
     waves: list[tuple[int, list[Scenario]]] = []
-    room = size - sum(have)
+    room = size - sum(kept)
+    under_way = sum(pending)
     if phase != "quota" and room <= 0:
         return []
     for i, queue in enumerate(queues):
-        need = counts[i] - have[i] if phase == "quota" else room
-        if rates is not None and need > 0:
-            need = drafts_for(need, rates[i])
-        if need <= 0 or not queue:
+        missing = counts[i] - kept[i] if phase == "quota" else room
+        if missing <= 0 or not queue:
+            continue
+        wanted = drafts_for(missing, rates[i]) if rates is not None else missing
+        need = wanted - (pending[i] if phase == "quota" else under_way)
+        if need <= 0:
             continue
         taken: list[Scenario] = []
         waiting: list[Scenario] = []
@@ -108,8 +118,7 @@ def take_waves(
         queue[:] = waiting
         if taken:
             waves.append((i, taken))
-            if phase != "quota":
-                room -= len(taken)
+            under_way += len(taken)
     return waves
 
 

@@ -193,6 +193,12 @@ def _plainly_english(sample: str, letters: int) -> bool:
     return english >= _ENGLISH_MIN_SHARE * len(words)
 
 
+def preload_identifier() -> None:
+    """Load the language identifier now (e.g. in a worker thread while model calls wait), so the first
+    detection that needs it does not pay for loading it."""
+    _identifier()
+
+
 @functools.lru_cache(maxsize=1)
 def _identifier() -> Any:
     """py3langid's model from its wheel, normalised probabilities, restricted to ``LANGUAGES``."""
