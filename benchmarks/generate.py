@@ -1,12 +1,12 @@
 """Test-set generation figures (prints, asserts nothing).
 
 1. Offline: 100 samples from the shared Prometheus corpus, graph build included: seconds and peak RSS.
-2. Stub at 50 ms latency, max_concurrency 16 (ChatOpenAI + OpenAIEmbeddings, scripted answers):
-   LLM calls per kept sample (quality gate included) and wall time for 100 samples, against the
-   ideal calls * 0.05 / 16. The graph is built first through the same stub and cache, so the
-   generation run is measured on its own.
+2. Stub at 50 ms latency (or the latencies given), max_concurrency 16 (ChatOpenAI + OpenAIEmbeddings,
+   scripted answers): LLM calls per kept sample (quality gate included) and wall time for 100 samples,
+   against the ideal calls x latency / 16. The graph is built first through the same stub and cache, so
+   the generation run is measured on its own.
 
-Run: .venv/bin/python benchmarks/generate.py
+Run: .venv/bin/python benchmarks/generate.py [latency_ms ...] [--stub-only]
 """
 
 from __future__ import annotations
@@ -30,6 +30,14 @@ SIZE = 100
 
 
 def main() -> None:
+    latencies = [int(a) / 1000 for a in sys.argv[1:] if a.isdigit()] or [0.05]
+    if "--stub-only" not in sys.argv:
+        offline()
+    for latency in latencies:
+        through_stub(latency)
+
+
+def offline() -> None:
     start = time.perf_counter()
     built = build_knowledge_graph(CORPUS, engine=CallEngine(cache=False))
     graph_seconds = time.perf_counter() - start
@@ -43,7 +51,9 @@ def main() -> None:
         f"rejected {sum(testset.metadata['rejections'].values())} {testset.metadata['rejections']}"
     )
 
-    latency, concurrency = 0.05, 16
+
+def through_stub(latency: float) -> None:
+    concurrency = 16
     with tempfile.TemporaryDirectory() as tmp, stub_process(latency, scripted=True) as url:
         llm, emb = stub_models(url)
         engine = CallEngine(cache=Path(tmp) / "c", max_concurrency=concurrency)

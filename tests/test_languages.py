@@ -526,3 +526,30 @@ def test_languages_are_identical_across_processes() -> None:
     }
     here = PhraseModel().fit(passages("zh"))
     assert result["zh"]["keyphrases"] == here.keyphrases_many(passages("zh"))
+
+
+def test_threads_asking_for_the_identifier_at_once_load_it_once(monkeypatch):
+    """generate reads the identifier in one thread while another finds scenarios: the second waits for
+    that load instead of paying for a second one."""
+    import threading
+    import time
+
+    from py3langid.langid import LanguageIdentifier
+
+    real = LanguageIdentifier.from_model_file.__func__
+    loads = []
+
+    def slow_load(cls, *args, **kwargs):
+        loads.append(1)
+        time.sleep(0.2)  # long enough for every thread to ask while the first one loads
+        return real(cls, *args, **kwargs)
+
+    monkeypatch.setattr(language, "_loaded", [])
+    monkeypatch.setattr(LanguageIdentifier, "from_model_file", classmethod(slow_load))
+    got = []
+    threads = [threading.Thread(target=lambda: got.append(language._identifier())) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(loads) == 1 and len({id(identifier) for identifier in got}) == 1

@@ -325,14 +325,12 @@ def distinctive_terms(clusters: list[list[tuple[str, ...]]], limit: int = TERMS)
     then to the one met first (members come most central first); the spelling shown is the most
     common one.
     """
-    members = [
-        Counter(" ".join(t.casefold().split()) for t in terms) for group in clusters for terms in group
-    ]
+    spelled = Counter(term for group in clusters for terms in group for term in terms)
+    key_of = {term: " ".join(term.casefold().split()) for term in spelled}  # each spelling normalised once
+    members = [Counter(key_of[t] for t in terms) for group in clusters for terms in group]
     forms: dict[str, Counter[str]] = {}
-    for group in clusters:
-        for terms in group:
-            for term in terms:
-                forms.setdefault(" ".join(term.casefold().split()), Counter())[term] += 1
+    for term, n in spelled.items():
+        forms.setdefault(key_of[term], Counter())[term] += n
     spread = Counter(key for member in members for key in member)
     total = len(members)
     idf = {key: math.log((1 + total) / (1 + df)) + 0.05 for key, df in spread.items()}

@@ -28,6 +28,7 @@ from ..core.secrets import redact
 from ..samples.testset import TestsetSample
 from .base import Synthesizer
 from .quality import Deduper, QualityGate
+from .scenario_source import ScenarioSource
 from .scenarios import Scenario
 from .spread import ContextBudget, PassRates, take_waves
 
@@ -52,6 +53,7 @@ class Filler:
     duplicate_threshold: float
     fingerprint: str
     existing: Sequence[TestsetSample] = ()
+    sources: Sequence[ScenarioSource] = ()  # more scenarios when a queue runs dry (one per synthesizer)
     rejections: Counter[str] = field(default_factory=Counter)
     failures: list[BaseException] = field(default_factory=list)
     spares: list[Candidate] = field(default_factory=list)  # passed once their share was full
@@ -104,6 +106,8 @@ class Filler:
                 rates=rates,
             )
             waves = take(phase)
+            if not waves and not drafting and not gating and self._top_up(phase, kept):
+                waves = take(phase)  # the queues had run dry with samples missing: more scenarios
             if phase == "quota" and not waves:  # every share is covered or out of scenarios: fill in now
                 waves = take("fill")
             for i, wave in waves:
@@ -135,6 +139,22 @@ class Filler:
             for future in (*(t for *_, t in drafting), *(c for _, c in gating)):
                 future.cancel()
             raise
+
+    def _top_up(self, phase: str, kept: list[int]) -> bool:
+        """Nothing is under way and nothing left to draft, yet samples are missing: each synthesizer short
+        of its share ("quota"), or the first that has more ("fill", "reuse"), gets its next scenarios from
+        its source. True when a queue got any."""
+        missing = self.size - sum(kept)
+        if missing <= 0:
+            return False
+        grew = False
+        for i, source in enumerate(self.sources):
+            short = self.counts[i] > kept[i] if phase == "quota" else self.counts[i] > 0 and not grew
+            if short and not self.queues[i]:
+                found = source.more()
+                self.queues[i].extend(found)
+                grew = grew or bool(found)
+        return grew
 
     async def _draft(self, i: int, scenario: Scenario) -> Drafted:
         """The draft of ``scenario`` and its question's vector; drafts written in the same moment (or while

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-import random
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -27,6 +26,7 @@ from ..core.engine import CallEngine, get_engine
 from ..core.errors import GroundsetError
 from ..core.models import describe_model, resolve_embeddings, resolve_llm
 from ..core.offline_embeddings import cosine_thresholds
+from ..core.wordllama_embeddings import shared_model
 from ..kg.graph import KnowledgeGraph, NodeKind
 from ..personas import Persona, agenerate_personas
 from ..personas.language import check_language
@@ -36,12 +36,12 @@ from .base import Synthesizer
 from .fact_index import FactIndex
 from .filling import Filler, describe, embed_or_none
 from .registry import DEFAULT_KINDS, SHORT_NAMES, SYNTHESIZERS, parse_distribution
+from .scenario_source import ScenarioSource
 from .scenarios import PersonaPool, QueryMix, Scenario, largest_remainder
-from .spread import ContextBudget, preferred_first
+from .spread import ContextBudget
 
 log = logging.getLogger("groundset.synthesizers")
-SCENARIO_POOL_FACTOR = 3
-PREFER_LOOKAHEAD = 20_000  # with ``prefer``: how many scenarios to look through for preferred ones
+SCENARIO_POOL_FACTOR = 3  # scenarios found at first per sample asked for (more only if they run out)
 
 
 class TestsetGenerator:
@@ -118,26 +118,24 @@ class TestsetGenerator:
                 f"per_synthesizer {per_synthesizer}: a count per synthesizer, {testset_size} in all"
             )
         notes: list[str] = []
-        # The scenarios' offline groundwork (the corpus's facts, the language model) is CPU work: done in
-        # a thread while the persona calls wait on the model, not after them.
-        groundwork = asyncio.ensure_future(asyncio.to_thread(prepare_scenarios, kg))
+        # The scenarios' offline groundwork (the corpus's facts, the models they read) is CPU work: done in
+        # threads while the persona calls wait on the model, not after them.
+        steps = (load_models, FactIndex.of)
+        groundwork = [asyncio.ensure_future(asyncio.to_thread(step, kg)) for step in steps]
         try:
             personas, pool = await self._persona_pool(kg, engine, notes)
         finally:
-            await groundwork
+            await asyncio.gather(*groundwork)
         counts = list(per_synthesizer or largest_remainder([w for _, w in distribution], testset_size))
         queues: list[list[Scenario]] = []
+        sources: list[ScenarioSource] = []
         asked = {(tuple(s.reference_context_ids), tuple(s.terms)) for s in existing}
         for index, ((synth, weight), count) in enumerate(zip(distribution, counts, strict=True)):
             standby = per_synthesizer is not None and weight > 0  # a few scenarios to fill in with
             wanted = max(count * SCENARIO_POOL_FACTOR, count + 5) if count or standby else 0
-            rng = random.Random(f"{seed}:{index}:{synth.name}")
-            # look past the scenarios of existing samples (one seed finds them again) and for preferred ones
-            look = max(wanted + len(asked), PREFER_LOOKAHEAD if prefer else 0) if wanted else 0
-            found = synth.scenarios(kg, look, pool, rng)
-            for scenario in found if self.language else ():  # a synthesizer given without the language
-                scenario.language = self.language
-            queues.append(preferred_first(found, wanted, set(prefer), asked))
+            source = ScenarioSource(synth, kg, pool, f"{seed}:{index}:{synth.name}", self.language)
+            queues.append(source.first(wanted, asked, prefer))
+            sources.append(source)
         empty = [i for i, q in enumerate(queues) if counts[i] and not q]
         if empty and len(empty) < len(distribution):
             names = ", ".join(distribution[i][0].name for i in empty)
@@ -154,7 +152,7 @@ class TestsetGenerator:
         fingerprint = kg.fingerprint()
         filler = Filler(
             [synth for synth, _ in distribution], queues, counts, testset_size, self.llm, self.embeddings,
-            engine, self.duplicate_threshold, fingerprint, existing,
+            engine, self.duplicate_threshold, fingerprint, existing, sources,
         )  # fmt: skip
         kept, rejections, failures, overused = await filler.run(show_progress)
         if failures and not kept:
@@ -262,11 +260,11 @@ class TestsetGenerator:
         return run_sync(self.agenerate_from_documents(documents, size, *args, **kw))
 
 
-def prepare_scenarios(kg: KnowledgeGraph) -> None:
-    """Compute what every synthesizer's scenarios read (the graph's fact index, the language
-    identifier), so that it is ready when they are built."""
-    FactIndex.of(kg)
+def load_models(_: KnowledgeGraph) -> None:
+    """Read the language identifier and the offline word embeddings (which the scenarios use) from their
+    wheels now, in their own thread: reading them is mostly decompression, which frees the GIL."""
     preload_identifier()
+    shared_model()
 
 
 def graph_documents(kg: KnowledgeGraph) -> dict[str, str]:

@@ -89,15 +89,15 @@ class MultiHopAbstractQuerySynthesizer(Synthesizer):
 
     def communities(self, kg: KnowledgeGraph) -> list[set[str]]:
         """Louvain communities of chunks over similar and theme_overlap edges (weighted by score)."""
-        graph = nx.Graph()
+        weights: dict[tuple[str, str], float] = {}  # an edge's two directions are one edge
         for kind in (EdgeKind.SIMILAR, EdgeKind.THEME_OVERLAP):
             for s, t, _, data in kg.edges(kind):
-                weight = float(data.get("score", 1.0)) + (
-                    graph[s][t]["weight"] if graph.has_edge(s, t) else 0
-                )
-                graph.add_edge(s, t, weight=weight)
-        if graph.number_of_edges() == 0:
+                key = (t, s) if (t, s) in weights else (s, t)
+                weights[key] = float(data.get("score", 1.0)) + weights.get(key, 0)
+        if not weights:
             return []
+        graph = nx.Graph()
+        graph.add_weighted_edges_from((s, t, w) for (s, t), w in weights.items())
         found = nx.community.louvain_communities(graph, weight="weight", seed=self.seed)
         return sorted((c for c in found if len(c) > 1), key=lambda c: (-len(c), min(c)))
 

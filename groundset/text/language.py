@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -199,11 +200,19 @@ def preload_identifier() -> None:
     _identifier()
 
 
-@functools.lru_cache(maxsize=1)
-def _identifier() -> Any:
-    """py3langid's model from its wheel, normalised probabilities, restricted to ``LANGUAGES``."""
-    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+_identifier_lock = threading.Lock()
+_loaded: list[Any] = []  # the identifier, once loaded
 
-    identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
-    identifier.set_languages([code for code in LANGUAGES if code in set(identifier.labels)])
-    return identifier
+
+def _identifier() -> Any:
+    """py3langid's model from its wheel, normalised probabilities, restricted to ``LANGUAGES``; loaded
+    once per process (a thread asking while another loads it waits for that load, not loads it again)."""
+    if not _loaded:
+        with _identifier_lock:
+            if not _loaded:
+                from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+                identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+                identifier.set_languages([code for code in LANGUAGES if code in set(identifier.labels)])
+                _loaded.append(identifier)
+    return _loaded[0]
