@@ -55,9 +55,9 @@ def test_scenarios_of_existing_samples_are_never_handed_out():
     assert len(handed) == len(set(handed)) == 10 and not {"c3", "c4"} & set(handed)
 
 
-def test_a_strict_judge_on_a_large_corpus_still_gets_the_whole_test_set(stub):
+def test_a_strict_judge_on_a_large_corpus_still_gets_the_whole_test_set(stub, tmp_path):
     """Four drafts in five fail the gate: the first scenarios (three per sample) are not enough, so the
-    generator looks further instead of stopping short."""
+    generator looks further instead of stopping short; a rerun from the cache asks the same questions."""
     from langchain_openai import ChatOpenAI
 
     from groundset.kg import build_knowledge_graph
@@ -77,7 +77,11 @@ def test_a_strict_judge_on_a_large_corpus_still_gets_the_whole_test_set(stub):
 
     stub.on_chat(strict)
     llm = ChatOpenAI(base_url=stub.base_url, api_key="sk-test-strict", model="stub-model", max_retries=0)
-    testset = TestsetGenerator(llm, engine=CallEngine(cache=False)).generate(kg, 6, seed=3)
+    testset = TestsetGenerator(llm, engine=CallEngine(cache=tmp_path)).generate(kg, 6, seed=3)
     assert len(testset) == 6, testset.metadata["notes"]
     assert len(drafts) > 3 * 7  # more than the first scenarios (max(3 x 2, 2 + 5) per synthesizer)
     assert not any("the corpus gave" in note for note in testset.metadata["notes"])
+    asked = len(stub.chat_requests)
+    again = TestsetGenerator(llm, engine=CallEngine(cache=tmp_path)).generate(kg, 6, seed=3)
+    assert len(stub.chat_requests) == asked  # every call found in the cache: the same scenarios, in order
+    assert [s.user_input for s in again] == [s.user_input for s in testset]

@@ -12,7 +12,6 @@ Drafts embedded in the same moment (or while every slot is busy) share one embed
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 from collections import Counter, deque
 from collections.abc import Awaitable, Sequence
@@ -30,7 +29,7 @@ from .base import Synthesizer
 from .quality import Deduper, QualityGate
 from .scenario_source import ScenarioSource
 from .scenarios import Scenario
-from .spread import ContextBudget, PassRates, take_waves
+from .spread import ContextBudget, PassRates, drafts_for, take_waves
 
 log = logging.getLogger("groundset.synthesizers")
 # (synthesizer index, scenario, draft, reason it is out or None, question vector)
@@ -94,27 +93,24 @@ class Filler:
         def launch() -> None:
             rates = self.rates.expected()
             kept = [len(group) for group in self.kept]
-            under_way = [pending[i] for i in range(len(self.kept))]
-            take = functools.partial(
-                take_waves,
-                counts=self.counts,
-                kept=kept,
-                pending=under_way,
-                queues=self.queues,
-                size=self.size,
-                budget=self.budget,
-                rates=rates,
-            )
-            waves = take(phase)
-            if not waves and not drafting and not gating and self._top_up(phase, kept):
-                waves = take(phase)  # the queues had run dry with samples missing: more scenarios
-            if phase == "quota" and not waves:  # every share is covered or out of scenarios: fill in now
-                waves = take("fill")
-            for i, wave in waves:
-                pending[i] += len(wave)
-                drafting.extend(
-                    (i, scenario, asyncio.ensure_future(self._draft(i, scenario))) for scenario in wave
+
+            def take(stage: str) -> list[tuple[int, list[Scenario]]]:
+                under_way = [pending[i] for i in range(len(self.kept))]
+                waves = take_waves(
+                    stage, self.counts, kept, under_way, self.queues, self.size, self.budget, rates
                 )
+                for i, wave in waves:
+                    pending[i] += len(wave)
+                    drafting.extend(
+                        (i, scenario, asyncio.ensure_future(self._draft(i, scenario))) for scenario in wave
+                    )
+                return waves
+
+            launched = take(phase)
+            while self._top_up(phase, kept, pending, rates):  # a queue ran dry with samples missing
+                launched += take(phase)
+            if phase == "quota" and not launched:  # every share is covered or out of scenarios: fill in now
+                take("fill")
 
         try:
             launch()
@@ -140,21 +136,21 @@ class Filler:
                 future.cancel()
             raise
 
-    def _top_up(self, phase: str, kept: list[int]) -> bool:
-        """Nothing is under way and nothing left to draft, yet samples are missing: each synthesizer short
-        of its share ("quota"), or the first that has more ("fill", "reuse"), gets its next scenarios from
-        its source. True when a queue got any."""
-        missing = self.size - sum(kept)
-        if missing <= 0:
+    def _top_up(self, phase: str, kept: list[int], pending: Counter[int], rates: list[float]) -> bool:
+        """More scenarios when the test set is short and the queues cannot give the drafts wanted (they ran
+        dry, or what is left waits for contexts already used up): the first synthesizer whose source has
+        more gets them. Not while filling shares ("quota"): the others fill in first, which costs fewer
+        calls than forcing a synthesizer the gate keeps rejecting. True when a queue got any."""
+        room = self.size - sum(kept)
+        if phase == "quota" or room <= 0:
             return False
-        grew = False
         for i, source in enumerate(self.sources):
-            short = self.counts[i] > kept[i] if phase == "quota" else self.counts[i] > 0 and not grew
-            if short and not self.queues[i]:
+            if self.counts[i] and not source.exhausted and sum(pending.values()) < drafts_for(room, rates[i]):
                 found = source.more()
                 self.queues[i].extend(found)
-                grew = grew or bool(found)
-        return grew
+                if found:
+                    return True
+        return False
 
     async def _draft(self, i: int, scenario: Scenario) -> Drafted:
         """The draft of ``scenario`` and its question's vector; drafts written in the same moment (or while
