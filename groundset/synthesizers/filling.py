@@ -83,8 +83,8 @@ class Filler:
         """Draft, screen and gate until the phase has nothing left to try. Each step follows launch order: a
         draft is screened once every draft launched before it is, kept or dropped once every one before it
         is, and after each kept or dropped draft the scenarios to draft next are chosen from the results so
-        far (with a margin for the drafts still under way). So nothing waits for a
-        wave's slowest call, and the choices depend on results, never on timing."""
+        far (with a margin for the drafts still under way). So nothing waits for a wave's slowest call,
+        and the choices depend on results, never on timing."""
         screen = Deduper(self.duplicate_threshold, within=self.deduper)  # + every draft screened in
         drafting: deque[tuple[int, Scenario, asyncio.Future[Drafted]]] = deque()
         gating: deque[tuple[Candidate, asyncio.Future[str | None]]] = deque()
