@@ -378,3 +378,20 @@ def test_no_attribute_syntax_reaches_the_graph_or_questions_of_the_chinese_fixtu
         "主题指南 > 分发自定义主题",
         "主题指南 > 分发自定义主题 > 版本号",
     } <= seen  # headline splitting ran
+
+
+def test_the_plain_text_and_the_answer_passages_of_a_chunk_share_one_parse(monkeypatch):
+    """The graph reads a chunk's plain text, the generator its answer passages: parsing is most of what
+    either costs, so the second finds the first's tokens."""
+    from groundset.synthesizers.passages import passages
+    from groundset.text.plaintext import plain_text
+
+    parses = []
+    real = mdparse._MD.parse
+    monkeypatch.setattr(mdparse, "_PARSED", mdparse._Memo(max_chars=1_000_000))
+    monkeypatch.setattr(mdparse._MD, "parse", lambda text, env=None: parses.append(text) or real(text, env))
+    chunk = "## Retention\n\nPrometheus keeps samples for 15 days by default. See `--retention`.\n"
+    assert "15 days" in plain_text(chunk)
+    assert any("15 days" in p.sentence for p in passages(chunk, "Storage"))
+    assert parses == [chunk]
+    assert mdparse.parse(chunk) is mdparse.parse(chunk.rstrip("\n"))  # the same tokens, read-only

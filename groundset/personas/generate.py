@@ -15,6 +15,7 @@ import logging
 import math
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,13 +74,16 @@ async def agenerate_personas(
     engine: CallEngine | None = None,
     prompt: PersonaPrompt | None = None,
     language: str | None = None,
+    clusters: Sequence[Cluster] | None = None,
 ) -> list[Persona]:
     """Up to ``n`` personas, one per cluster of the documents' summaries, biggest cluster first, each
-    written in its cluster's language, or in ``language`` (an ISO 639-1 code) for all of them."""
+    written in its cluster's language, or in ``language`` (an ISO 639-1 code) for all of them.
+    ``clusters``: what ``acluster_documents`` made already (``n`` and ``embeddings`` are then unused)."""
     forced = check_language(language)
     model = resolve_llm(llm).model
     engine = engine or get_engine()
-    clusters = await acluster_documents(kg, n, embeddings=embeddings, engine=engine)
+    if clusters is None:
+        clusters = await acluster_documents(kg, n, embeddings=embeddings, engine=engine)
     prompt = prompt or PersonaPrompt()
     personas = await asyncio.gather(
         *(

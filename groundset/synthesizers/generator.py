@@ -28,7 +28,7 @@ from ..core.models import describe_model, resolve_embeddings, resolve_llm
 from ..core.offline_embeddings import cosine_thresholds
 from ..core.wordllama_embeddings import shared_model
 from ..kg.graph import KnowledgeGraph, NodeKind
-from ..personas import Persona, agenerate_personas
+from ..personas import Cluster, Persona, acluster_documents, agenerate_personas
 from ..personas.language import check_language
 from ..samples.testset import Testset, TestsetSample
 from ..text.language import preload_identifier
@@ -118,12 +118,17 @@ class TestsetGenerator:
                 f"per_synthesizer {per_synthesizer}: a count per synthesizer, {testset_size} in all"
             )
         notes: list[str] = []
+        clusters = None  # clustered first: the groundwork threads below would slow it down
+        if not self.personas:
+            clusters = await acluster_documents(
+                kg, self.num_personas, embeddings=self.embeddings, engine=engine
+            )
         # The scenarios' offline groundwork (the corpus's facts, the models they read) is CPU work: done in
         # threads while the persona calls wait on the model, not after them.
         steps = (load_models, FactIndex.of)
         groundwork = [asyncio.ensure_future(asyncio.to_thread(step, kg)) for step in steps]
         try:
-            personas, pool = await self._persona_pool(kg, engine, notes)
+            personas, pool = await self._persona_pool(kg, engine, notes, clusters)
         finally:
             await asyncio.gather(*groundwork)
         counts = list(per_synthesizer or largest_remainder([w for _, w in distribution], testset_size))
@@ -201,9 +206,10 @@ class TestsetGenerator:
         return Testset(kept, metadata)
 
     async def _persona_pool(
-        self, kg: KnowledgeGraph, engine: CallEngine, notes: list[str]
+        self, kg: KnowledgeGraph, engine: CallEngine, notes: list[str], clusters: Sequence[Cluster] | None
     ) -> tuple[Sequence[Persona], PersonaPool]:
-        """The personas (given, or generated from the graph) and their vectors, to match scenarios."""
+        """The personas (given, or written for the ``clusters`` of the graph) and their vectors, to match
+        scenarios."""
         personas = self.personas or await agenerate_personas(
             kg,
             self.num_personas,
@@ -211,6 +217,7 @@ class TestsetGenerator:
             embeddings=self.embeddings,
             engine=engine,
             language=self.language,
+            clusters=clusters,
         )
         described = [f"{p.name}: {p.role_description}" for p in personas]
         vectors = await embed_or_none(engine, self.embeddings, described, failures := [])

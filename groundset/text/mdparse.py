@@ -77,11 +77,15 @@ def _metadata_only(rule: Callable[..., bool]) -> Callable[..., bool]:
 def parse(text: str, *, headings_only: bool = False) -> list[Token]:
     """Tokens of ``text``; ``headings_only`` leaves other inline text unparsed (children None).
 
-    The parser is built once; a parse keeps its state in its own env, so threads may share it.
+    The parser is built once; a parse keeps its state in its own env, so threads may share it. Full
+    parses are remembered (``_PARSED``): the graph's plain text and the generator's answer passages read
+    the same chunks, and parsing is most of what either costs. The tokens are shared: read, never change.
     """
     if text and not text.endswith("\n"):
         text += "\n"  # mdit-py-plugins' ::: rule reads past a last line without one ("> :::x\n>")
-    return _MD.parse(text, {"groundset_headings_only": headings_only})
+    if headings_only:
+        return _MD.parse(text, {"groundset_headings_only": True})
+    return _PARSED.get(text, lambda: _MD.parse(text, {"groundset_headings_only": False}), len(text))
 
 
 def strip_attributes(text: str) -> tuple[str, dict[str, str]]:
@@ -303,3 +307,4 @@ def memo(max_chars: int) -> Callable[[Callable[[str], Any]], Callable[[str], Any
 
 
 _MD = _build()
+_PARSED = _Memo(max_chars=4_000_000)  # tokens take about 18 bytes per character: at most ~75 MB
