@@ -6,6 +6,9 @@ import json
 import random
 import zlib
 
+import numpy as np
+import pytest
+
 from groundset.core import CallEngine
 from groundset.synthesizers import TestsetGenerator
 from groundset.synthesizers.scenario_source import ScenarioSource
@@ -55,16 +58,44 @@ def test_scenarios_of_existing_samples_are_never_handed_out():
     assert len(handed) == len(set(handed)) == 10 and not {"c3", "c4"} & set(handed)
 
 
-def test_a_strict_judge_on_a_large_corpus_still_gets_the_whole_test_set(stub, tmp_path):
-    """Four drafts in five fail the gate: the first scenarios (three per sample) are not enough, so the
-    generator looks further instead of stopping short; a rerun from the cache asks the same questions."""
-    from langchain_openai import ChatOpenAI
-
+@pytest.fixture(scope="module")
+def prometheus():
     from groundset.kg import build_knowledge_graph
 
     from .corpora import PROMETHEUS_DOCS
 
-    kg = build_knowledge_graph(PROMETHEUS_DOCS, engine=CallEngine(cache=False)).kg
+    return build_knowledge_graph(PROMETHEUS_DOCS, engine=CallEngine(cache=False)).kg
+
+
+def test_finding_scenarios_reads_the_graphs_languages_instead_of_loading_the_identifier(
+    prometheus, monkeypatch
+):
+    """The language identifier takes about half a second of CPU to read: generate reads it while the
+    first drafts are written, so finding scenarios must not need it (the graph knows each chunk's)."""
+    from langchain_core.language_models import FakeListChatModel
+
+    from groundset.personas import Persona
+    from groundset.synthesizers.scenarios import PersonaPool
+    from groundset.text import language
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the language identifier was loaded")
+
+    monkeypatch.setattr(language, "_loaded", [])
+    monkeypatch.setattr("py3langid.langid.LanguageIdentifier.from_model_file", refuse)
+    generator = TestsetGenerator(FakeListChatModel(responses=["{}"]), engine=CallEngine(cache=False))
+    pool = PersonaPool([Persona(name="SRE", role_description="runs Prometheus")], np.zeros((1, 0)))
+    for synthesizer, _ in generator.default_distribution():
+        assert synthesizer.writes_with_model
+        assert synthesizer.scenarios(prometheus, 60, pool, random.Random(1))
+
+
+def test_a_strict_judge_on_a_large_corpus_still_gets_the_whole_test_set(stub, tmp_path, prometheus):
+    """Four drafts in five fail the gate: the first scenarios (three per sample) are not enough, so the
+    generator looks further instead of stopping short; a rerun from the cache asks the same questions."""
+    from langchain_openai import ChatOpenAI
+
+    kg = prometheus
     drafts = []
 
     def strict(body):

@@ -78,7 +78,7 @@ class Synthesizer(ABC):
     ) -> bool:
         """Whether a grounding can make a question: it has facts, or every context says something about
         its term (``written``: the contexts' language; ``language``: the one to write in)."""
-        return bool(facts) or all(evidence_groups(self.name, terms[0], contexts, written))
+        return bool(facts) or all(evidence_groups(self.name, terms[0], contexts, written, written))
 
     def scenario(
         self,

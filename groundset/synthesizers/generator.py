@@ -118,19 +118,18 @@ class TestsetGenerator:
                 f"per_synthesizer {per_synthesizer}: a count per synthesizer, {testset_size} in all"
             )
         notes: list[str] = []
-        clusters = None  # clustered first: the groundwork threads below would slow it down
+        clusters = None  # clustered first: the groundwork thread below would slow it down
         if not self.personas:
             clusters = await acluster_documents(
                 kg, self.num_personas, embeddings=self.embeddings, engine=engine
             )
-        # The scenarios' offline groundwork (the corpus's facts, the models they read) is CPU work: done in
-        # threads while the persona calls wait on the model, not after them.
-        steps = (load_models, FactIndex.of)
-        groundwork = [asyncio.ensure_future(asyncio.to_thread(step, kg)) for step in steps]
+        # The scenarios' offline groundwork (the corpus's facts, the word vectors that compare them) is
+        # CPU work: done in a thread while the persona calls wait on the model, not after them.
+        groundwork = asyncio.ensure_future(asyncio.to_thread(prepare_scenarios, kg))
         try:
             personas, pool = await self._persona_pool(kg, engine, notes, clusters)
         finally:
-            await asyncio.gather(*groundwork)
+            await groundwork
         counts = list(per_synthesizer or largest_remainder([w for _, w in distribution], testset_size))
         queues: list[list[Scenario]] = []
         sources: list[ScenarioSource] = []
@@ -155,6 +154,9 @@ class TestsetGenerator:
             for i in empty:
                 counts[i] = 0
         fingerprint = kg.fingerprint()
+        # The gate reads drafts with the language identifier: read while the first drafts are written.
+        loading = asyncio.ensure_future(asyncio.to_thread(preload_identifier))
+        loading.add_done_callback(lambda done: done.cancelled() or done.exception())  # raised where used
         filler = Filler(
             [synth for synth, _ in distribution], queues, counts, testset_size, self.llm, self.embeddings,
             engine, self.duplicate_threshold, fingerprint, existing, sources,
@@ -267,10 +269,9 @@ class TestsetGenerator:
         return run_sync(self.agenerate_from_documents(documents, size, *args, **kw))
 
 
-def load_models(_: KnowledgeGraph) -> None:
-    """Read the language identifier and the offline word embeddings (which the scenarios use) from their
-    wheels now, in their own thread: reading them is mostly decompression, which frees the GIL."""
-    preload_identifier()
+def prepare_scenarios(kg: KnowledgeGraph) -> None:
+    """Compute what the scenarios read: the graph's fact index and the word vectors that compare facts."""
+    FactIndex.of(kg)
     shared_model()
 
 

@@ -120,13 +120,20 @@ def _number_forms(word: str) -> str:
 
 
 def answer_sentences(
-    term: str, text: str, *, max_sentences: int = 2, max_chars: int = 400, prose_only: bool = False
+    term: str,
+    text: str,
+    *,
+    max_sentences: int = 2,
+    max_chars: int = 400,
+    prose_only: bool = False,
+    lang: str | None = None,
 ) -> list[str]:
     """Sentences of markdown ``text`` that mention ``term``, best prose first, in document order.
 
     Each is a verbatim substring of ``plain_text(text)``, except that a single sentence longer
     than ``max_chars`` is cut at a word boundary and marked with "...". ``prose_only``: nothing when
-    only headings, fragments or table rows mention the term.
+    only headings, fragments or table rows mention the term. ``lang``: the text's language when the
+    caller knows it (the graph does), else detected.
     """
     if max_sentences < 1 or max_chars < 20:
         raise ValueError("max_sentences must be >= 1 and max_chars >= 20")
@@ -135,7 +142,7 @@ def answer_sentences(
         return []
     headings = _headings(text)
     candidates: list[tuple[int, bool, int, str, re.Match[str]]] = []
-    for position, sentence in enumerate(split_sentences(plain_text(text))):
+    for position, sentence in enumerate(split_sentences(plain_text(text), lang)):
         match = pattern.search(sentence)
         if match and not pattern.fullmatch(sentence.strip(_TERM_EDGES)):
             # A sentence that opens with the term is about it; a passing mention ranks lower.

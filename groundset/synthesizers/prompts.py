@@ -170,14 +170,17 @@ class QueryPrompt(Prompt[QueryInput, GeneratedSample]):
         return GeneratedSample(question=question, reference=offline_reference(groups))
 
 
-def evidence_groups(kind: str, term: str, contexts: list[str], language: str = "en") -> list[list[str]]:
+def evidence_groups(
+    kind: str, term: str, contexts: list[str], language: str = "en", written: str | None = None
+) -> list[list[str]]:
     """For each context, the sentences that ground an answer about ``term`` (empty when none). Outside
-    English a heading alone grounds nothing ("Sonden einrichten" answers no question about probes)."""
+    English a heading alone grounds nothing ("Sonden einrichten" answers no question about probes).
+    ``written``: the contexts' language when the graph tells it (else each context's is detected)."""
     groups = []
     for context in contexts:
-        found = answer_sentences(term, context, prose_only=language != "en")
+        found = answer_sentences(term, context, prose_only=language != "en", lang=written)
         if not found and kind == "multi_hop_abstract":
-            summary = textrank_summary(context, max_sentences=1, max_chars=300)
+            summary = textrank_summary(context, max_sentences=1, max_chars=300, lang=written)
             found = [summary] if summary else []
         groups.append(found)
     return groups
