@@ -211,7 +211,8 @@ async def test_max_concurrency_bounds_requests_in_flight(stub, chat, tmp_path):
     async def watch():
         nonlocal peak
         while True:
-            peak = max(peak, engine.max_concurrency - engine._semaphore._value if engine._semaphore else 0)
+            slots = engine._slots.get("chat")
+            peak = max(peak, engine.max_concurrency - slots._value if slots else 0)
             await asyncio.sleep(0.005)
 
     async def run_all():
@@ -268,3 +269,25 @@ async def test_a_shared_call_survives_one_cancelled_caller_and_stops_when_all_gi
             break
         await asyncio.sleep(0.02)
     assert stub.chat_requests[-1].client_disconnected  # nobody waited: the request was dropped
+
+
+async def test_embeddings_do_not_queue_behind_chat_calls(stub, chat, openai_embeddings):
+    """Chat and embeddings requests each have ``max_concurrency`` slots: with the one chat slot held by a
+    slow call, an embedding request (whose vectors the next chat calls may wait for) still goes out."""
+    engine = CallEngine(cache=False, max_concurrency=1)
+    stub.on_chat(lambda body: Reply.slow(1.0))
+    finished: list[str] = []
+
+    async def ask() -> None:
+        await JudgePrompt().run(chat, Passage(text="slow"), engine=engine)
+        finished.append("chat")
+
+    async def embed() -> None:
+        while not stub.chat_requests:  # the chat call holds the only chat slot
+            await asyncio.sleep(0.01)
+        await engine.embed(openai_embeddings, ["a text"])
+        finished.append("embeddings")
+
+    await asyncio.gather(ask(), embed())
+    assert finished == ["embeddings", "chat"]
+    assert len(stub.embedding_requests) == 1

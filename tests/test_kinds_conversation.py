@@ -171,7 +171,9 @@ def test_leans_on_history_needs_a_named_subject_first_and_a_back_reference_last(
 
 async def test_the_conversational_gate_checks_every_turn_and_the_back_reference(offline_conversations):
     synth, gate = ConversationalQuerySynthesizer("offline"), QualityGate(None)
-    scenario = SimpleNamespace(facts=[])  # a scenario without facts: no answer slots to check
+    scenario = SimpleNamespace(
+        facts=[], language="en", written="en"
+    )  # a scenario without facts: no answer slots to check
     assert await synth.check(gate, _conversation("And what must it start at?"), scenario) is None
     assert (
         await synth.check(gate, _conversation("What must a gauge start at?"), scenario) == NO_BACK_REFERENCE

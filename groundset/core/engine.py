@@ -18,12 +18,10 @@ import numpy as np
 from .aio import on_engine, on_engine_thread, run_sync
 from .cache import CallCache, open_cache
 from .clients import PrivateClients
-from .errors import ModelCallError, ModelTimeoutError
 from .hashing import stable_hash
 from .models import model_identity, model_name
 from .offline_embeddings import OfflineEmbeddings
-from .retry import IncompleteAnswer, RetryPolicy, hidden_cause, is_retryable, retry_after_of, status_of
-from .secrets import redact
+from .retry import IncompleteAnswer, RetryPolicy, describe_failure, final_error, is_retryable, retry_after_of
 from .usage import DEFAULT_PRICES, Usage, active_scopes, current_stage, price_of
 
 T = TypeVar("T")
@@ -65,7 +63,7 @@ class CallEngine:
         self.usage = Usage()
         self._rps = requests_per_second
         self._limiter: Any = None
-        self._semaphore: asyncio.Semaphore | None = None
+        self._slots: dict[str, asyncio.Semaphore] = {}  # per kind of request: "chat", "embeddings"
         self._inflight: dict[str, asyncio.Future[Any]] = {}
         self._waiters: dict[str, int] = {}
         self._embed_queue: dict[str, tuple[Any, str | None, list[tuple[str, str]]]] = {}
@@ -167,16 +165,26 @@ class CallEngine:
 
     # -- one request: concurrency, rate, timeout, retry, usage ------------------------
     async def request(
-        self, model: Any, stage: str | None, send: Callable[[], Awaitable[tuple[T, TokenCounts]]]
+        self,
+        model: Any,
+        stage: str | None,
+        send: Callable[[], Awaitable[tuple[T, TokenCounts]]],
+        *,
+        kind: str = "chat",
     ) -> T:
-        """Send one request (``send`` makes it and returns (value, (in, out) tokens or None))."""
+        """Send one request (``send`` makes it and returns (value, (in, out) tokens or None)).
+
+        Chat and embeddings requests each have ``max_concurrency`` slots: they go to different endpoints
+        (limited apart by providers), and a few embedding requests, whose answers the next chat calls
+        wait for, must not queue behind a long line of chat calls."""
         assert on_engine_thread(), "CallEngine.request must run on the engine loop"
-        if self._semaphore is None:
-            self._semaphore = asyncio.Semaphore(self.max_concurrency)
+        slots = self._slots.get(kind)
+        if slots is None:
+            slots = self._slots[kind] = asyncio.Semaphore(self.max_concurrency)
         attempt = 0
         while True:
             attempt += 1
-            async with self._semaphore:
+            async with slots:
                 if self._rps is not None:
                     await self._rate_limiter().aacquire()
                 self.record(stage, calls=1)
@@ -192,7 +200,7 @@ class CallEngine:
                     return value
             self.record(stage, errors=1)
             if attempt > self.retry.max_retries or not is_retryable(error):
-                raise self._final_error(error, attempt, stage) from error
+                raise final_error(error, attempt, stage or current_stage(), self.timeout) from error
             self.record(stage, retries=1)
             wait = self.retry.delay(attempt, retry_after_of(error))
             log.info(
@@ -201,27 +209,9 @@ class CallEngine:
                 attempt,
                 self.retry.max_retries,
                 wait,
-                _short(error),
+                describe_failure(error),
             )
             await asyncio.sleep(wait)
-
-    def _final_error(self, error: Exception, attempts: int, stage: str | None) -> ModelCallError:
-        label = stage or current_stage()
-        if (
-            isinstance(error, asyncio.TimeoutError | TimeoutError)
-            or type(error).__name__ == "APITimeoutError"
-        ):
-            return ModelTimeoutError(
-                f"{label}: model request timed out after {self.timeout:g} s "
-                f"({attempts} attempt{'s' if attempts > 1 else ''})",
-                attempts=attempts,
-            )
-        return ModelCallError(
-            f"{label}: model request failed after {attempts} attempt{'s' if attempts > 1 else ''} "
-            f"({_short(error)})",
-            attempts=attempts,
-            status=status_of(error),
-        )
 
     def _rate_limiter(self) -> Any:
         if self._limiter is None:
@@ -310,7 +300,7 @@ class CallEngine:
             return await _embed_texts(self.loop_safe(model), [text for _, text in batch])
 
         try:
-            vectors = await self.request(model, stage, send)
+            vectors = await self.request(model, stage, send, kind="embeddings")
             rows = [np.asarray(v, dtype=np.float32) for v in vectors]
             if self.cache is not None:
                 self.cache.put_many(
@@ -338,15 +328,6 @@ class CallEngine:
             f"CallEngine(cache={self.cache!r}, max_concurrency={self.max_concurrency}, "
             f"timeout={self.timeout}, retry={self.retry})"
         )
-
-
-def _short(error: BaseException) -> str:
-    """One secret-free line describing a failed request."""
-    status = status_of(error)
-    code = f"HTTP {status}, " if status is not None else ""
-    cause = hidden_cause(error)
-    detail = redact(f"{error} ({cause})" if cause else str(error)).strip().replace("\n", " ")[:300]
-    return f"{code}{type(error).__name__}: {detail}"
 
 
 async def _embed_texts(model: Any, texts: list[str]) -> tuple[list[list[float]], TokenCounts]:

@@ -193,13 +193,13 @@ class EstimatingEngine(CallEngine):
     def loop_safe(self, model: Any) -> Any:
         return _DryClient(self, model)
 
-    async def request(self, model: Any, stage: str | None, send: Any) -> Any:
+    async def request(self, model: Any, stage: str | None, send: Any, *, kind: str = "chat") -> Any:
         if isinstance(model, BaseChatModel) and not (is_openai_like(model) or isinstance(model, DryChat)):
             raise ConfigError(
                 f"a dry run cannot intercept {type(model).__name__}'s requests: "
                 "run it as EstimatingEngine.dry_model(model)"
             )
-        return await super().request(model, stage, send)
+        return await super().request(model, stage, send, kind=kind)
 
     async def embed(self, model: Any, texts: Any, *, stage: str | None = "embeddings") -> np.ndarray:
         if not on_engine_thread():

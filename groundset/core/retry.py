@@ -9,6 +9,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from .errors import ModelCallError, ModelTimeoutError
+from .secrets import redact
+
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 MAX_RETRY_AFTER = 120.0
 
@@ -105,3 +108,26 @@ def hidden_cause(exc: BaseException) -> str:
             found = f"{type(current).__name__}: {current}"
         current = current.__cause__ or current.__context__
     return found
+
+
+def final_error(error: Exception, attempts: int, label: str, timeout: float | None) -> ModelCallError:
+    """The one-line error a request gives up with after ``attempts``: a timeout, or the last failure."""
+    tries = f"{attempts} attempt{'s' if attempts > 1 else ''}"
+    if isinstance(error, asyncio.TimeoutError | TimeoutError) or type(error).__name__ == "APITimeoutError":
+        return ModelTimeoutError(
+            f"{label}: model request timed out after {timeout:g} s ({tries})", attempts=attempts
+        )
+    return ModelCallError(
+        f"{label}: model request failed after {tries} ({describe_failure(error)})",
+        attempts=attempts,
+        status=status_of(error),
+    )
+
+
+def describe_failure(error: BaseException) -> str:
+    """One secret-free line describing a failed request."""
+    status = status_of(error)
+    code = f"HTTP {status}, " if status is not None else ""
+    cause = hidden_cause(error)
+    detail = redact(f"{error} ({cause})" if cause else str(error)).strip().replace("\n", " ")[:300]
+    return f"{code}{type(error).__name__}: {detail}"

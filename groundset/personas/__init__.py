@@ -1,6 +1,6 @@
 """Persona model, generation from the graph, loading from files."""
 
-from .generate import Cluster, acluster_documents, agenerate_personas, generate_personas
+from .generate import Cluster, acluster_documents, agenerate_personas, apersonas_of, generate_personas
 from .io import load_personas, merge_personas, save_personas
 from .model import Persona
 from .prompts import PersonaInput, PersonaPrompt
@@ -13,6 +13,7 @@ __all__ = [
     "PersonaPrompt",
     "acluster_documents",
     "agenerate_personas",
+    "apersonas_of",
     "generate_personas",
     "load_personas",
     "merge_personas",

@@ -16,7 +16,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -63,6 +63,8 @@ class Cluster:
     entities: tuple[str, ...] = ()
     keyphrases: tuple[str, ...] = ()
     language: str = "en"  # the majority language of its members (documents, or chunks)
+    # The mean of its members' unit vectors: its persona is matched to content by it (no embedding call).
+    centre: np.ndarray | None = field(default=None, compare=False, repr=False)
 
 
 async def agenerate_personas(
@@ -74,16 +76,28 @@ async def agenerate_personas(
     engine: CallEngine | None = None,
     prompt: PersonaPrompt | None = None,
     language: str | None = None,
-    clusters: Sequence[Cluster] | None = None,
 ) -> list[Persona]:
     """Up to ``n`` personas, one per cluster of the documents' summaries, biggest cluster first, each
-    written in its cluster's language, or in ``language`` (an ISO 639-1 code) for all of them.
-    ``clusters``: what ``acluster_documents`` made already (``n`` and ``embeddings`` are then unused)."""
+    written in its cluster's language, or in ``language`` (an ISO 639-1 code) for all of them."""
+    engine = engine or get_engine()
+    clusters = await acluster_documents(kg, n, embeddings=embeddings, engine=engine)
+    written = await apersonas_of(clusters, llm=llm, engine=engine, prompt=prompt, language=language)
+    return [persona for persona, _ in written]
+
+
+async def apersonas_of(
+    clusters: Sequence[Cluster],
+    *,
+    llm: Any = None,
+    engine: CallEngine | None = None,
+    prompt: PersonaPrompt | None = None,
+    language: str | None = None,
+) -> list[tuple[Persona, Cluster]]:
+    """One persona per cluster, with the cluster it was written for (one the model could not write after
+    retries is left out with a warning; all failing raises the first error)."""
     forced = check_language(language)
     model = resolve_llm(llm).model
     engine = engine or get_engine()
-    if clusters is None:
-        clusters = await acluster_documents(kg, n, embeddings=embeddings, engine=engine)
     prompt = prompt or PersonaPrompt()
     personas = await asyncio.gather(
         *(
@@ -105,14 +119,15 @@ async def agenerate_personas(
     )
     # One persona the model could not write (after retries) costs that persona, not the run.
     failed = [p for p in personas if isinstance(p, BaseException)]
-    written = [p for p in personas if not isinstance(p, BaseException)]
+    written = [(p, c) for p, c in zip(personas, clusters, strict=True) if not isinstance(p, BaseException)]
     if failed and not written:
         raise failed[0]
     for error in failed:
         if isinstance(error, asyncio.CancelledError):
             raise error
         log.warning("a persona could not be written and is left out: %s: %s", type(error).__name__, error)
-    return unique_names(written)
+    named = unique_names([persona for persona, _ in written])
+    return [(persona, cluster) for persona, (_, cluster) in zip(named, written, strict=True)]
 
 
 def generate_personas(
@@ -150,6 +165,7 @@ async def acluster_documents(
     themes = dominant_themes([[items[i].themes for i in group] for group in groups])
     entities = distinctive_terms([[items[i].entities for i in group] for group in groups])
     keyphrases = distinctive_terms([[items[i].keyphrases for i in group] for group in groups])
+    unit = normalize(np.asarray(matrix, dtype=np.float64))
     return [
         Cluster(
             ids=tuple(items[i].id for i in group),
@@ -158,6 +174,7 @@ async def acluster_documents(
             entities=tuple(names),
             keyphrases=tuple(phrases),
             language=nodes_language(kg, [items[i].id for i in group]),
+            centre=unit[group].mean(axis=0).astype(np.float32),
         )
         for group, top, names, phrases in zip(groups, themes, entities, keyphrases, strict=True)
     ]

@@ -9,6 +9,7 @@ from typing import Any
 from ..core.aio import run_sync
 from ..core.engine import CallEngine, being_cancelled
 from ..core.errors import ConfigError, OfflineUnsupported
+from ..core.frozen_heap import frozen_heap
 from ..core.models import resolve_embeddings, resolve_llm
 from ..core.progress import Progress
 from ..core.usage import track
@@ -68,6 +69,7 @@ async def aevaluate(
     return EvaluationResult(dataset, names, cells, usage, notes)
 
 
+@frozen_heap()  # the dataset outlives the scoring: no full collection walks it again meanwhile
 async def score_cells(
     dataset: EvaluationDataset,
     metrics: Sequence[Metric],

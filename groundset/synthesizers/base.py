@@ -19,7 +19,7 @@ from .answer_first import answer_slots
 from .fact_index import FactIndex
 from .facts import Fact
 from .prompts import QueryInput, QueryPrompt, evidence_groups, task_text
-from .quality import QualityGate
+from .quality import QualityGate, Written
 from .scenarios import PersonaPool, QueryMix, Scenario, prompt_fields
 
 # (chunk ids, terms, facts): the first term is what the question is about; the facts (answer-first
@@ -70,7 +70,8 @@ class Synthesizer(ABC):
             language = self.language or written
             if not self.grounded(terms, facts, contexts, written, language):
                 continue
-            found.append(self.scenario(kg, nodes, terms, facts, scope, language, personas, rng))
+            scenario = self.scenario(kg, nodes, terms, facts, scope, language, personas, rng)
+            found.append(scenario.model_copy(update={"written": written}))
         return found
 
     def grounded(
@@ -145,7 +146,13 @@ class Synthesizer(ABC):
     async def check(self, gate: QualityGate, sample: TestsetSample, scenario: Scenario) -> str | None:
         """None when ``sample`` passes the quality gate, else the rejection reason. A kind whose sample is
         not a plain grounded answer (a question to decline, a conversation) checks what it promises."""
-        return await gate.check(sample, answer_slots(scenario.facts))
+        return await gate.check(sample, answer_slots(scenario.facts), self.written(scenario))
+
+    def written(self, scenario: Scenario) -> Written:
+        """The languages of a draft's texts: its question's is the one asked for; its reference's too when a
+        model writes it (offline it is copied from the contexts, whatever the language asked for)."""
+        reference = scenario.language if self.writes_with_model else scenario.written
+        return Written(question=scenario.language, reference=reference, contexts=scenario.written)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"

@@ -136,7 +136,9 @@ class ConversationalQuerySynthesizer(Synthesizer):
         plain = turn_samples(sample)
         facts = list(scenario.facts) if len(scenario.facts) == len(plain) else []
         slots = [answer_slots([fact]) for fact in facts] or [[] for _ in plain]
-        reasons = await asyncio.gather(*(gate.check(s, a) for s, a in zip(plain, slots, strict=True)))
+        written = self.written(scenario)
+        checks = (gate.check(s, a, written) for s, a in zip(plain, slots, strict=True))
+        reasons = await asyncio.gather(*checks)
         *earlier, last = reasons
         if last:
             return last

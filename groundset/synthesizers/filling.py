@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter, deque
-from collections.abc import Awaitable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,8 +58,11 @@ class Filler:
     spares: list[Candidate] = field(default_factory=list)  # passed once their share was full
 
     async def run(
-        self, show_progress: bool
+        self, show_progress: bool, arriving: AsyncIterator[Any] | None = None
     ) -> tuple[list[TestsetSample], Counter[str], list[BaseException], int]:
+        """``arriving``: set while the queues are still being filled; each step means another queue is, and
+        its first drafts start at once. Nothing is decided (kept or dropped) before the last step."""
+        self.arriving = arriving
         self.gate = QualityGate(self.llm, self.engine)
         self.deduper = Deduper(self.duplicate_threshold)
         self.budget = ContextBudget(self.size + len(self.existing))
@@ -90,7 +93,7 @@ class Filler:
         gating: deque[tuple[Candidate, asyncio.Future[str | None]]] = deque()
         pending: Counter[int] = Counter()
 
-        def launch() -> None:
+        def launch(fill_in: bool = True) -> bool:
             rates = self.rates.expected()
             kept = [len(group) for group in self.kept]
 
@@ -109,11 +112,18 @@ class Filler:
             launched = take(phase)
             while self._top_up(phase, kept, pending, rates):  # a queue ran dry with samples missing
                 launched += take(phase)
-            if phase == "quota" and not launched:  # every share is covered or out of scenarios: fill in now
-                take("fill")
+            if fill_in and phase == "quota" and not launched:  # every share is covered or out of scenarios
+                launched = take("fill")  # so fill in now
+            return bool(launched)
 
         try:
-            launch()
+            if phase == "quota" and self.arriving is not None:
+                started = False
+                async for _ in self.arriving:  # a queue was filled: its first drafts go out now
+                    started |= launch(fill_in=False)
+                launch(fill_in=not started)  # shares may have moved (a synthesizer found no scenario)
+            else:
+                launch()
             while drafting or gating:
                 heads = [drafting[0][2]] if drafting else []
                 heads += [gating[0][1]] if gating else []

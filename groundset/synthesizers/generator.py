@@ -14,7 +14,7 @@ import asyncio
 import inspect
 import logging
 from collections import Counter
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,14 +24,14 @@ from langchain_core.documents import Document
 from ..core.aio import run_sync
 from ..core.engine import CallEngine, get_engine
 from ..core.errors import GroundsetError
+from ..core.frozen_heap import frozen_heap
 from ..core.models import describe_model, resolve_embeddings, resolve_llm
 from ..core.offline_embeddings import cosine_thresholds
 from ..core.wordllama_embeddings import shared_model
 from ..kg.graph import KnowledgeGraph, NodeKind
-from ..personas import Cluster, Persona, acluster_documents, agenerate_personas
+from ..personas import Cluster, Persona, acluster_documents, apersonas_of
 from ..personas.language import check_language
 from ..samples.testset import Testset, TestsetSample
-from ..text.language import preload_identifier
 from .base import Synthesizer
 from .fact_index import FactIndex
 from .filling import Filler, describe, embed_or_none
@@ -91,6 +91,7 @@ class TestsetGenerator:
             return [(self._synthesizer(SHORT_NAMES.get(k, k)), float(w)) for k, w in given.items()]
         return [(s, float(w)) for s, w in given]
 
+    @frozen_heap()  # the graph outlives the run: no full collection walks it again meanwhile
     async def agenerate(
         self,
         kg: KnowledgeGraph,
@@ -131,37 +132,35 @@ class TestsetGenerator:
         finally:
             await groundwork
         counts = list(per_synthesizer or largest_remainder([w for _, w in distribution], testset_size))
-        queues: list[list[Scenario]] = []
-        sources: list[ScenarioSource] = []
+        queues: list[list[Scenario]] = [[] for _ in distribution]
+        sources = [
+            ScenarioSource(synth, kg, pool, f"{seed}:{index}:{synth.name}", self.language)
+            for index, (synth, _) in enumerate(distribution)
+        ]
         asked = {(tuple(s.reference_context_ids), tuple(s.terms)) for s in existing}
-        for index, ((synth, weight), count) in enumerate(zip(distribution, counts, strict=True)):
-            standby = per_synthesizer is not None and weight > 0  # a few scenarios to fill in with
-            wanted = max(count * SCENARIO_POOL_FACTOR, count + 5) if count or standby else 0
-            source = ScenarioSource(synth, kg, pool, f"{seed}:{index}:{synth.name}", self.language)
-            queues.append(source.first(wanted, asked, prefer))
-            sources.append(source)
-        empty = [i for i, q in enumerate(queues) if counts[i] and not q]
-        if empty and len(empty) < len(distribution):
-            names = ", ".join(distribution[i][0].name for i in empty)
-            notes.append(f"no grounded scenario for {names}; its share went to the other synthesizers")
-            log.warning(notes[-1])
-            live = [i for i in range(len(distribution)) if i not in empty]
-            moved = largest_remainder(
-                [distribution[i][1] or 1e-9 for i in live], sum(counts[i] for i in empty)
-            )
-            for i, extra in zip(live, moved, strict=True):
-                counts[i] += extra
-            for i in empty:
-                counts[i] = 0
+
+        async def found_in_turn() -> AsyncIterator[int]:
+            """Each synthesizer's first scenarios, in turn, in a worker thread (CPU work the model calls
+            must not wait on): the filler drafts from a queue as soon as it is filled. Then the share of
+            a synthesizer with no scenario at all goes to the others."""
+            found = []
+            for index, ((_, weight), count) in enumerate(zip(distribution, counts, strict=True)):
+                standby = per_synthesizer is not None and weight > 0  # a few scenarios to fill in with
+                wanted = max(count * SCENARIO_POOL_FACTOR, count + 5) if count or standby else 0
+                queues[index] += await asyncio.to_thread(sources[index].first, wanted, asked, prefer)
+                found.append(len(queues[index]))
+                yield index  # its first drafts take scenarios from the queue
+            note = share_out_empty(counts, found, distribution)
+            if note:
+                notes.append(note)
+                log.warning(note)
+
         fingerprint = kg.fingerprint()
-        # The gate reads drafts with the language identifier: read while the first drafts are written.
-        loading = asyncio.ensure_future(asyncio.to_thread(preload_identifier))
-        loading.add_done_callback(lambda done: done.cancelled() or done.exception())  # raised where used
         filler = Filler(
             [synth for synth, _ in distribution], queues, counts, testset_size, self.llm, self.embeddings,
             engine, self.duplicate_threshold, fingerprint, existing, sources,
         )  # fmt: skip
-        kept, rejections, failures, overused = await filler.run(show_progress)
+        kept, rejections, failures, overused = await filler.run(show_progress, found_in_turn())
         if failures and not kept:
             raise _all_failed(failures)  # e.g. a bad key or a dead server: say why, not "0 samples"
         if failures:
@@ -211,16 +210,15 @@ class TestsetGenerator:
         self, kg: KnowledgeGraph, engine: CallEngine, notes: list[str], clusters: Sequence[Cluster] | None
     ) -> tuple[Sequence[Persona], PersonaPool]:
         """The personas (given, or written for the ``clusters`` of the graph) and their vectors, to match
-        scenarios."""
-        personas = self.personas or await agenerate_personas(
-            kg,
-            self.num_personas,
-            llm=self.llm,
-            embeddings=self.embeddings,
-            engine=engine,
-            language=self.language,
-            clusters=clusters,
-        )
+        scenarios: a written persona's is the centre of the documents it was written for (the chunks' own
+        vector space, no call); given personas' descriptions are embedded."""
+        if self.personas:
+            personas, centres = list(self.personas), []
+        else:
+            written = await apersonas_of(clusters or (), llm=self.llm, engine=engine, language=self.language)
+            personas, centres = [p for p, _ in written], [c.centre for _, c in written]
+        if centres and all(c is not None and c.shape == centres[0].shape for c in centres):
+            return personas, PersonaPool(personas, np.vstack(centres))
         described = [f"{p.name}: {p.role_description}" for p in personas]
         vectors = await embed_or_none(engine, self.embeddings, described, failures := [])
         if vectors is None:  # personas then go to scenarios at random (seeded), not by content
@@ -273,6 +271,24 @@ def prepare_scenarios(kg: KnowledgeGraph) -> None:
     """Compute what the scenarios read: the graph's fact index and the word vectors that compare facts."""
     FactIndex.of(kg)
     shared_model()
+
+
+def share_out_empty(
+    counts: list[int], found: Sequence[int], distribution: Sequence[tuple[Synthesizer, float]]
+) -> str | None:
+    """Move the count of each synthesizer that ``found`` no scenario to the others (by weight, in place);
+    the note saying so, or None. When none found any, nothing moves: the run makes no sample, says why."""
+    empty = [i for i, n in enumerate(found) if counts[i] and not n]
+    if not empty or len(empty) == len(distribution):
+        return None
+    live = [i for i in range(len(distribution)) if i not in empty]
+    moved = largest_remainder([distribution[i][1] or 1e-9 for i in live], sum(counts[i] for i in empty))
+    for i, extra in zip(live, moved, strict=True):
+        counts[i] += extra
+    for i in empty:
+        counts[i] = 0
+    names = ", ".join(distribution[i][0].name for i in empty)
+    return f"no grounded scenario for {names}; its share went to the other synthesizers"
 
 
 def graph_documents(kg: KnowledgeGraph) -> dict[str, str]:

@@ -39,6 +39,16 @@ _MIN_ANSWER_WORDS = 4
 _CJK_TERMINALS = ("。", "！", "？", ".", "!", "?", "」", "』", "”")
 
 
+@dataclass(frozen=True)
+class Written:
+    """The languages (ISO 639-1) a sample's texts are written in, where the caller knows them; None: the
+    gate detects it. Known languages spare the detection, whose model takes most of a second to read."""
+
+    question: str | None = None
+    reference: str | None = None
+    contexts: str | None = None
+
+
 @dataclass
 class QualityGate:
     """Checks one sample at a time (``check``) and a growing set of questions for duplicates (``Deduper``)."""
@@ -52,7 +62,9 @@ class QualityGate:
         self.prompt = SampleCheckPrompt()
         self.offline = _offline(self.llm)
 
-    async def check(self, sample: TestsetSample, answer_slots: Sequence[str] = ()) -> str | None:
+    async def check(
+        self, sample: TestsetSample, answer_slots: Sequence[str] = (), written: Written = Written()
+    ) -> str | None:
         """None when the sample passes, else the rejection reason (a short label).
 
         Offline (no model), the checks are structural: the reference must look like an answer (not a
@@ -60,15 +72,15 @@ class QualityGate:
         templated question was written from) and the question's focus term (case-insensitive,
         whitespace-normalised, the last word singular or plural). With a model, ``answer_slots`` are not
         used (a model writes its own reference): the ``"answers"`` verdict decides. At most one model call
-        per check, none offline."""
+        per check, none offline. ``written``: the languages of the texts, where known."""
         question, reference = sample.user_input.strip(), sample.reference.strip()
         if not question or not reference:
             return "empty question or reference"
         if _word_count(question) < self.min_question_words:
             return "trivial: question too short"
-        answer_words = set(content_words(reference))
+        answer_words = set(content_words(reference, written.reference))
         if answer_words:
-            leak = len(answer_words & set(content_words(question))) / len(answer_words)
+            leak = len(answer_words & set(content_words(question, written.question))) / len(answer_words)
             if leak > self.max_answer_leak:
                 return "trivial: question contains its answer"
         if self.offline:
@@ -76,9 +88,11 @@ class QualityGate:
                 return NOT_AN_ANSWER
             if not all(mentions(reference, slot) for slot in answer_slots) or not mentions_focus(sample):
                 return NOT_ANSWERING
-        statements = split_sentences(reference)[:MAX_STATEMENTS] or [reference]
-        context_words = set(content_words(" ".join(sample.reference_contexts)))
-        extractive = all(lexical_support(s, context_words) >= EXTRACTIVE_SUPPORT for s in statements)
+        statements = split_sentences(reference, written.reference)[:MAX_STATEMENTS] or [reference]
+        context_words = set(content_words(" ".join(sample.reference_contexts), written.contexts))
+        extractive = all(
+            lexical_support(s, context_words, written.reference) >= EXTRACTIVE_SUPPORT for s in statements
+        )
         if self.offline and extractive:
             return None  # copied word for word: supported; the checks above stand for "answers"
         items = {} if extractive else numbered(statements)

@@ -40,6 +40,7 @@ class Scenario(BaseModel):
     facts: list[Fact] = []  # answer-first: what the question asks (see ``facts``)
     scope: str = ""  # what the corpus is about ("Prometheus"), for "... in Prometheus?"
     language: str = "en"  # ISO 639-1: the majority language of the chunks, or the one the caller forced
+    written: str | None = None  # the majority language of the chunks, as the graph records it
     persona: Persona
     style: str
     length: str

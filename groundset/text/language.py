@@ -194,12 +194,6 @@ def _plainly_english(sample: str, letters: int) -> bool:
     return english >= _ENGLISH_MIN_SHARE * len(words)
 
 
-def preload_identifier() -> None:
-    """Load the language identifier now (e.g. in a worker thread while model calls wait), so the first
-    detection that needs it does not pay for loading it."""
-    _identifier()
-
-
 _identifier_lock = threading.Lock()
 _loaded: list[Any] = []  # the identifier, once loaded
 
