@@ -124,9 +124,9 @@ class TestsetGenerator:
             clusters = await acluster_documents(
                 kg, self.num_personas, embeddings=self.embeddings, engine=engine
             )
-        # The scenarios' offline groundwork (the corpus's facts, the word vectors that compare them) is
-        # CPU work: done in a thread while the persona calls wait on the model, not after them.
-        groundwork = asyncio.ensure_future(asyncio.to_thread(prepare_scenarios, kg))
+        # The scenarios' offline groundwork (the corpus's facts) is CPU work: done in a thread while the
+        # persona calls wait on the model, not after them.
+        groundwork = asyncio.ensure_future(asyncio.to_thread(FactIndex.of, kg))
         try:
             personas, pool = await self._persona_pool(kg, engine, notes, clusters)
         finally:
@@ -138,6 +138,9 @@ class TestsetGenerator:
             for index, (synth, _) in enumerate(distribution)
         ]
         asked = {(tuple(s.reference_context_ids), tuple(s.terms)) for s in existing}
+        # The word vectors that compare facts (multi-hop scenarios) are read while the first are found.
+        words = asyncio.ensure_future(asyncio.to_thread(shared_model))
+        words.add_done_callback(lambda done: done.cancelled() or done.exception())  # raised where used
 
         async def found_in_turn() -> AsyncIterator[int]:
             """Each synthesizer's first scenarios, in turn, in a worker thread (CPU work the model calls
@@ -265,12 +268,6 @@ class TestsetGenerator:
     ) -> Testset:
         """The sync twin of ``agenerate_from_documents``."""
         return run_sync(self.agenerate_from_documents(documents, size, *args, **kw))
-
-
-def prepare_scenarios(kg: KnowledgeGraph) -> None:
-    """Compute what the scenarios read: the graph's fact index and the word vectors that compare facts."""
-    FactIndex.of(kg)
-    shared_model()
 
 
 def share_out_empty(
