@@ -43,8 +43,8 @@ def test_offline_embeddings_through_the_engine_make_no_call(tmp_path):
 
 
 async def test_texts_asked_while_every_slot_is_busy_go_out_in_one_request(stub, openai_embeddings):
-    """Under load an embeddings request waits for a slot anyway: texts asked meanwhile join it, so
-    scoring's many small embedding needs do not each take a slot from the LLM calls."""
+    """When every embeddings slot is busy a request waits anyway: texts asked meanwhile join it, so
+    scoring's many small embedding needs make few requests."""
     engine = CallEngine(cache=False, max_concurrency=1)
     gap = 1.5 * EMBED_COALESCE_SECONDS  # each later text well past the moment-coalescing window
     stub.latency = 8 * gap + 0.1  # and all asked while the first request holds the only slot

@@ -341,8 +341,11 @@ class Estimate:
                 else f"{about}{self.embedding_tokens:,} tokens"
             )
             missing = "cost unknown" if self.embedding_tokens is None else "unpriced"
+            # A dry run answers at once, so more texts merge into each request than when answers come
+            # in over time: the real count is higher (the texts and tokens are the same).
+            least = "" if self.measured else "at least "
             embed = (
-                f"embeddings ({self.embeddings}): {self.embedding_requests:,} requests "
+                f"embeddings ({self.embeddings}): {least}{self.embedding_requests:,} requests "
                 f"({self.embedding_cache_hits:,} texts from the cache), {tokens}, "
                 + _money(self.embedding_cost, about, missing)
             )

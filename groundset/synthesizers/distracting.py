@@ -182,7 +182,7 @@ def _key(nodes: list[str], terms: list[str], facts: list[Fact]) -> tuple[str, st
 def _evidence(kg: KnowledgeGraph, chunk: str, term: str) -> list[str]:
     """Without a fact: the sentences of ``chunk`` an answer about ``term`` is made of."""
     lang = node_language(kg, chunk)
-    return answer_sentences(term, kg.get(chunk)["text"], prose_only=lang != "en")
+    return answer_sentences(term, kg.get(chunk)["text"], prose_only=lang != "en", lang=lang)
 
 
 def _elsewhere(own: dict[str, Any], other: dict[str, Any]) -> bool:
