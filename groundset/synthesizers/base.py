@@ -70,8 +70,7 @@ class Synthesizer(ABC):
             language = self.language or written
             if not self.grounded(terms, facts, contexts, written, language):
                 continue
-            scenario = self.scenario(kg, nodes, terms, facts, scope, language, personas, rng)
-            found.append(scenario.model_copy(update={"written": written}))
+            found.append(self.scenario(kg, nodes, terms, facts, scope, written, personas, rng))
         return found
 
     def grounded(
@@ -88,12 +87,12 @@ class Synthesizer(ABC):
         terms: list[str],
         facts: list[Fact],
         scope: str,
-        language: str,
+        written: str,
         personas: PersonaPool,
         rng: random.Random,
     ) -> Scenario:
-        """The scenario of one grounding: its chunks' texts and labels, a persona by content, a style,
-        a length and a seed drawn from ``rng``."""
+        """The scenario of one grounding (``written``: its chunks' language): their texts and labels, the
+        language to write in, a persona by content, a style, a length and a seed drawn from ``rng``."""
         style, length = self.mix.sample(rng)
         return Scenario(
             synthesizer=self.name,
@@ -104,7 +103,8 @@ class Synthesizer(ABC):
             terms=terms,
             facts=facts,
             scope=scope,
-            language=language,
+            language=self.language or written,
+            written=written,
             persona=personas.match(mean_vector(kg, nodes), rng),
             style=style,
             length=length,
