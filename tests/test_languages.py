@@ -529,8 +529,8 @@ def test_languages_are_identical_across_processes() -> None:
 
 
 def test_threads_asking_for_the_identifier_at_once_load_it_once(monkeypatch):
-    """generate reads the identifier in one thread while another finds scenarios: the second waits for
-    that load instead of paying for a second one."""
+    """Threads that detect languages at once (generate finds scenarios in a worker thread while the
+    event loop drafts): the later ones wait for the first load instead of paying for another."""
     import threading
     import time
 

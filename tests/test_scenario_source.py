@@ -70,8 +70,8 @@ def prometheus():
 def test_finding_scenarios_reads_the_graphs_languages_instead_of_loading_the_identifier(
     prometheus, monkeypatch
 ):
-    """The language identifier takes about half a second of CPU to read: generate reads it while the
-    first drafts are written, so finding scenarios must not need it (the graph knows each chunk's)."""
+    """The language identifier takes most of a second of CPU to read, and scenarios are found while the
+    first drafts go out: finding them must not need it (the graph knows each chunk's language)."""
     from langchain_core.language_models import FakeListChatModel
 
     from groundset.personas import Persona
