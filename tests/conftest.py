@@ -70,6 +70,16 @@ def isolated_env(tmp_path_factory, monkeypatch):
 
 
 @pytest.fixture(scope="session")
+def prometheus_graph():
+    """The offline graph of the whole shared Prometheus folder, built once per run (tests only read it)."""
+    from groundset.kg import build_knowledge_graph
+
+    from .corpora import PROMETHEUS_DOCS
+
+    return build_knowledge_graph(PROMETHEUS_DOCS, engine=CallEngine(cache=False)).kg
+
+
+@pytest.fixture(scope="session")
 def stub_server():
     with StubServer() as server:
         yield server

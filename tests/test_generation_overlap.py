@@ -21,12 +21,8 @@ from .scripted_model import scripted
 
 
 @pytest.fixture(scope="module")
-def prometheus():
-    from groundset.kg import build_knowledge_graph
-
-    from .corpora import PROMETHEUS_DOCS
-
-    return build_knowledge_graph(PROMETHEUS_DOCS, engine=CallEngine(cache=False)).kg
+def prometheus(prometheus_graph):
+    return prometheus_graph
 
 
 @pytest.fixture

@@ -43,7 +43,6 @@ from groundset.synthesizers.styles import LENGTHS, STYLES
 from groundset.text.language import detect_language, script_language
 from groundset.text.sentences import word_set
 
-from .corpora import PROMETHEUS_DOCS
 from .openai_stub import Reply
 
 ZH_DOCS = Path(__file__).parent / "data" / "zh-docs"
@@ -60,8 +59,8 @@ PERSONA = Persona(
 
 
 @pytest.fixture(scope="module")
-def graph():
-    return build_knowledge_graph(PROMETHEUS_DOCS, engine=CallEngine(cache=False)).kg
+def graph(prometheus_graph):
+    return prometheus_graph
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,6 @@ from types import SimpleNamespace
 import pytest
 
 from groundset.core import CallEngine
-from groundset.kg import build_knowledge_graph
 from groundset.personas import generate_personas
 from groundset.samples.testset import Testset, TestsetSample
 from groundset.samples.turns import Turn
@@ -32,7 +31,6 @@ from groundset.synthesizers.situational import SituationalQuerySynthesizer
 from groundset.synthesizers.styles import STOP_WORDS
 from groundset.text.plaintext import plain_text
 
-from .corpora import PROMETHEUS_DOCS
 from .openai_stub import Reply
 from .verdicts import for_keys
 
@@ -41,8 +39,8 @@ FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|my|we|our)\b", re.IGNORECASE)
 
 
 @pytest.fixture(scope="module")
-def graph():
-    return build_knowledge_graph(PROMETHEUS_DOCS, engine=CallEngine(cache=False)).kg
+def graph(prometheus_graph):
+    return prometheus_graph
 
 
 @pytest.fixture(scope="module")

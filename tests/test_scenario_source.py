@@ -59,12 +59,8 @@ def test_scenarios_of_existing_samples_are_never_handed_out():
 
 
 @pytest.fixture(scope="module")
-def prometheus():
-    from groundset.kg import build_knowledge_graph
-
-    from .corpora import PROMETHEUS_DOCS
-
-    return build_knowledge_graph(PROMETHEUS_DOCS, engine=CallEngine(cache=False)).kg
+def prometheus(prometheus_graph):
+    return prometheus_graph
 
 
 def test_finding_scenarios_reads_the_graphs_languages_instead_of_loading_the_identifier(
