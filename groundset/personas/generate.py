@@ -158,14 +158,13 @@ async def acluster_documents(
     if not items:
         log.warning("the knowledge graph has no documents with text: no personas to generate")
         return []
-    matrix = await _vectors(items, embeddings, engine or get_engine())
+    unit = normalize(np.asarray(await _vectors(items, embeddings, engine or get_engine()), dtype=np.float64))
     # KMeans is CPU work: keep it off the shared event loop that serves every model call.
-    groups = await asyncio.to_thread(_kmeans, matrix, min(n, len(items)))
+    groups = await asyncio.to_thread(_kmeans, unit, min(n, len(items)))
     groups.sort(key=lambda g: (-len(g), min(items[i].id for i in g)))
     themes = dominant_themes([[items[i].themes for i in group] for group in groups])
     entities = distinctive_terms([[items[i].entities for i in group] for group in groups])
     keyphrases = distinctive_terms([[items[i].keyphrases for i in group] for group in groups])
-    unit = normalize(np.asarray(matrix, dtype=np.float64))
     return [
         Cluster(
             ids=tuple(items[i].id for i in group),
@@ -287,9 +286,9 @@ async def _vectors(items: list[_Item], embeddings: Any, engine: CallEngine) -> n
     return await engine.embed(model, [item.text for item in items], stage="personas.embed")
 
 
-def _kmeans(matrix: np.ndarray, k: int) -> list[list[int]]:
-    """KMeans on unit vectors (cosine geometry); each group lists its members nearest-centroid first."""
-    points = normalize(np.asarray(matrix, dtype=np.float64))
+def _kmeans(points: np.ndarray, k: int) -> list[list[int]]:
+    """KMeans on unit vectors ``points`` (cosine geometry); each group lists its members nearest-centroid
+    first."""
     k = min(k, len(np.unique(points.round(8), axis=0)))  # never ask for more clusters than points
     if k <= 1:
         labels = np.zeros(len(points), dtype=int)
