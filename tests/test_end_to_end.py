@@ -83,7 +83,8 @@ def test_top_k_1_against_top_k_5_is_a_regression_with_the_exit_code_to_match(loo
     assert recall.ci_high < 0 and comparison.verdict("id_context_recall") == "worse"
     capsys.readouterr()
     args = ["compare", str(runs[5]), str(runs[1]), "--fail-on-regression"]
-    assert main([*args, "id_context_recall=0.05"]) == 1
+    within = round(-recall.ci_high / 2, 3)  # the whole CI lies below -within: the gate must fail
+    assert main([*args, f"id_context_recall={within}"]) == 1
     assert "REGRESSION id_context_recall" in capsys.readouterr().out
     assert main([*args, "id_context_recall=0.95"]) == 0  # a drop smaller than the allowed delta passes
 

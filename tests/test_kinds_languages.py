@@ -90,8 +90,8 @@ def grounded(line: str, context: str) -> bool:
 
 
 def in_the_language(code: str, question: str) -> bool:
-    if code in ("zh", "ja"):
-        return cjk_share(question) >= 0.5
+    if code in ("zh", "ja"):  # a name in Latin letters ("Orbiscope") is one word of the sentence, not nine
+        return cjk_share(re.sub(r"[A-Za-z][\w.-]*", "X", question)) >= 0.5
     words = set(re.findall(r"\w+", question.casefold()))
     return not ENGLISH_WORDS.search(question) and (code != "de" or bool(words & GERMAN_WORDS))
 

@@ -1,6 +1,8 @@
 """Refreshing a test set after the docs changed: keep what the change did not touch (byte for byte, human
-edits included), drop the rest with a reason, flag reviewed samples, replace preferring new content; the
-`generate --refresh` and `diff` commands; a refresh through the stub asks the model only for new samples."""
+edits included, samples on an edited page whose own chunks are unchanged too), drop the rest with a reason,
+flag reviewed samples (merged into the needs-review file, put back on request), follow renamed files with
+every context, replace preferring new content; the `generate --refresh` and `diff` commands; a refresh
+through the stub asks the model only for new samples."""
 
 from __future__ import annotations
 
@@ -85,28 +87,35 @@ class Scene:
     changed: str
     deleted: str
     reviewed_kept: TestsetSample  # reviewed and edited, on unchanged documents
-    reviewed_changed: TestsetSample  # reviewed, on the changed document
+    reviewed_changed: TestsetSample  # reviewed, on a chunk of the changed document that was edited
+    edited: list[str]  # the texts of the chunks edited in the changed document
     result: RefreshResult
 
 
 @pytest.fixture(scope="module")
 def scene(tmp_path_factory) -> Scene:
-    """20 samples from 10 docs; one sample reviewed and edited, one reviewed on the document that then
-    changes; one document changed, one deleted, one added; the graph rebuilt from scratch; refreshed."""
+    """20 samples from 10 docs; one sample reviewed and edited, one reviewed on a chunk that then changes;
+    one document changed (two of its chunks edited, a section added), one deleted, one added; the graph
+    rebuilt from scratch; refreshed."""
     root = tmp_path_factory.mktemp("refresh")
     v1 = _copy(DOCS, root / "v1")
     kg1 = build_knowledge_graph(v1, engine=_engine()).kg
     generated = TestsetGenerator(engine=_engine()).generate(kg1, N, WEIGHTS)
     assert generated.counts("synthesizer") == TARGETS
     # Change and delete documents that only single-hop samples come from (the corpus has few multi-hop
-    # scenarios): the changed one has two samples at least, so one can be reviewed and one dropped.
+    # scenarios): the changed one has three samples at least on different chunks, so one can be reviewed,
+    # one dropped and one kept.
     multi = {src for s in generated if s.synthesizer != "single_hop_specific" for src in s.source_documents}
     per_document = Counter(src for s in generated for src in s.source_documents if src not in multi)
-    changed = min((d for d, n in per_document.items() if n >= 2), key=lambda d: (per_document[d], d))
+    changed = max(per_document, key=lambda d: (per_document[d], d))
     deleted = min((d for d in per_document if d != changed), key=lambda d: (per_document[d], d))
-    on_changed = next(s for s in generated if changed in s.source_documents)
+    on_changed = [s for s in generated if changed in s.source_documents]
+    edited = list(dict.fromkeys(s.reference_contexts[0] for s in on_changed))[:2]
+    assert len(edited) == 2 and len(on_changed) >= 3
+    on_edited = [s for s in on_changed if s.reference_contexts[0] in edited]
+    assert len(on_edited) < len(on_changed)
     untouched = next(s for s in generated if not {changed, deleted} & set(s.source_documents))
-    reviewed_changed = on_changed.model_copy(update={"reviewed": True})
+    reviewed_changed = on_edited[0].model_copy(update={"reviewed": True})
     reviewed_kept = untouched.model_copy(
         update={
             "reviewed": True,
@@ -120,7 +129,12 @@ def scene(tmp_path_factory) -> Scene:
 
     v2 = root / "v2"
     shutil.copytree(v1, v2)
-    (v2 / changed).write_text((v2 / changed).read_text(encoding="utf-8") + EDIT, encoding="utf-8")
+    page = (v2 / changed).read_text(encoding="utf-8")
+    for chunk in edited:  # one word more at the end of each edited chunk
+        line = chunk.rstrip().splitlines()[-1]
+        assert page.count(line) == 1, line
+        page = page.replace(line, line + " Edited.")
+    (v2 / changed).write_text(page + EDIT, encoding="utf-8")
     (v2 / deleted).unlink()
     _copy([ADDED], v2)
     kg2 = build_knowledge_graph(v2, engine=_engine()).kg
@@ -128,15 +142,24 @@ def scene(tmp_path_factory) -> Scene:
     result = refresh_testset(old, kg2, generator=TestsetGenerator(engine=_engine()))
     out_file = root / "new.jsonl"
     result.write(out_file)
-    return Scene(kg1, kg2, old, old_file, out_file, changed, deleted, reviewed_kept, reviewed_changed, result)
+    return Scene(
+        kg1, kg2, old, old_file, out_file, changed, deleted, reviewed_kept, reviewed_changed, edited, result
+    )
+
+
+def _touched(scene: Scene, sample: TestsetSample) -> bool:
+    """Whether the change touched one of the sample's chunks: edited, or in the deleted document."""
+    texts = {text for _, text in sample.grounding()}
+    return bool(texts & set(scene.edited)) or scene.deleted in sample.source_documents
 
 
 def test_untouched_samples_are_kept_byte_identical(scene: Scene):
     old_lines, new_lines = _lines(scene.old_file), _lines(scene.out_file)
-    touched = {scene.changed, scene.deleted}
-    untouched = [s.id for s in scene.old if not touched & set(s.source_documents)]
+    untouched = [s.id for s in scene.old if not _touched(scene, s)]
     assert [s.id for s in scene.result.kept] == untouched  # all of them, in their old order, nothing else
     assert len(untouched) < N
+    # The changed page's samples whose own chunks were not edited stay, though the page's text changed.
+    assert any(scene.changed in s.source_documents for s in scene.result.kept)
     for sample_id in untouched:
         assert new_lines[sample_id] == old_lines[sample_id]
     assert list(new_lines)[: len(untouched)] == untouched
@@ -339,22 +362,26 @@ def test_generate_refresh_command_and_diff(scene: Scene, tmp_path, capsys):
     assert f"dropped (source removed) 1: {scene.deleted} 1" in printed
     assert f"dropped (source changed) {len(scene.result.dropped) - 1}: {scene.changed}" in printed
     assert f"new {len(scene.result.new)} ({len(scene.result.new)} on new or changed documents)" in printed
-    assert f"written to {needs_review_path(out)}" in printed and f"samples: {N} of {N} requested" in printed
+    assert f"needs review: 1 sample(s) in {needs_review_path(out)} (1 sent by this refresh)" in printed
+    assert f"samples: {N} of {N} requested" in printed
     assert out.read_bytes() == scene.out_file.read_bytes()  # the command writes what the API gives
     assert needs_review_path(out).read_bytes() == needs_review_path(scene.out_file).read_bytes()
 
     assert main(["diff", str(scene.old_file), str(out)]) == 0
     text = capsys.readouterr().out
     kept, dropped = len(scene.result.kept), N - len(scene.result.kept)
-    assert f"kept {kept} (0 edited), dropped {dropped}, added {len(scene.result.new)}" in text
+    assert (
+        f"kept {kept} (0 edited, 0 following a renamed document, 0 with new chunk ids), dropped {dropped}, "
+        f"added {len(scene.result.new)}"
+    ) in text
     assert re.search(rf"{re.escape(scene.deleted)}\s+0\s+\d+\s+0\n", text)
     assert re.search(rf"{re.escape(ADDED)}\s+0\s+0\s+[1-9]", text)
     assert f"removed  {scene.deleted}" in text and f"new      {ADDED}" in text
     assert f"{scene.reviewed_changed.id} (reviewed) [{scene.changed}]" in text  # the one sent for review
     assert main(["diff", str(scene.old_file), str(out), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["counts"] == {"old": N, "new": N, "kept": kept, "edited": 0, "dropped": dropped,
-                                "added": len(scene.result.new)}  # fmt: skip
+    assert report["counts"] == {"old": N, "new": N, "kept": kept, "edited": 0, "followed": 0,
+                                "relinked": 0, "dropped": dropped, "added": len(scene.result.new)}  # fmt: skip
     assert sorted(report["kept"]) == sorted(s.id for s in scene.result.kept)
     assert {d["id"] for d in report["dropped"]} == {s.id for s in scene.old} - set(report["kept"])
     assert report["by_document"][scene.deleted]["dropped"] >= 1
@@ -415,8 +442,10 @@ def test_refresh_through_the_stub_calls_the_model_only_for_new_samples(stub, tmp
     assert same.kept == list(old) and not same.new
     assert len(stub.chat_requests) == before  # nothing changed: no model call at all
 
-    changed = next(s.source_documents[0] for s in old if len(s.source_documents) == 1)
-    (v1 / changed).write_text((v1 / changed).read_text(encoding="utf-8") + EDIT, encoding="utf-8")
+    sample = next(s for s in old if len(s.source_documents) == 1)
+    changed, line = sample.source_documents[0], sample.reference_contexts[0].rstrip().splitlines()[-1]
+    page = (v1 / changed).read_text(encoding="utf-8")
+    (v1 / changed).write_text(page.replace(line, line + " Edited.") + EDIT, encoding="utf-8")
     kg2 = build_knowledge_graph(v1, engine=_engine()).kg
     result = refresh_testset(old, kg2, generator=TestsetGenerator(llm, engine=_engine()))
     calls = stub.chat_requests[before:]

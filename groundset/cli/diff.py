@@ -27,7 +27,9 @@ def diff(
     ] = True,
 ) -> None:
     """Compare two test sets, e.g. before and after `generate --refresh`: samples kept (same id; "edited"
-    when a field differs, e.g. a reviewed question), dropped and added, with counts per source document
+    when a person changed it: its question, reference, review fields or any other field a refresh never
+    touches; "followed a rename" or "relinked" when a refresh only gave its contexts new ids), dropped and
+    added, with counts per source document
     (a sample on two documents counts under each) and, when both files record their graph's documents,
     which documents are new, changed or removed."""
     report = compare(_load(old_file), _load(new_file))
@@ -37,7 +39,8 @@ def diff(
     counts = report["counts"]
     out.print(f"{old_file}: {counts['old']} samples; {new_file}: {counts['new']} samples")
     out.print(
-        f"kept {counts['kept']} ({counts['edited']} edited), dropped {counts['dropped']}, "
+        f"kept {counts['kept']} ({counts['edited']} edited, {counts['followed']} following a renamed "
+        f"document, {counts['relinked']} with new chunk ids), dropped {counts['dropped']}, "
         f"added {counts['added']}"
     )
     documents = report["documents"]
@@ -70,7 +73,9 @@ def compare(old: Testset, new: Testset) -> dict[str, Any]:
     kept = [s for s in new if s.id in old_by_id]
     dropped = [s for s in old if s.id not in new_ids]
     added = [s for s in new if s.id not in old_by_id]
-    edited = [s.id for s in kept if s != old_by_id[s.id]]
+    edited = [s.id for s in kept if _as_written(s) != _as_written(old_by_id[s.id])]
+    followed = [s.id for s in kept if s.source_documents != old_by_id[s.id].source_documents]
+    relinked = [s.id for s in kept if s != old_by_id[s.id] and s.id not in {*edited, *followed}]
     per_document: dict[str, Counter[str]] = {}
     for status, samples in zip(STATUSES, (kept, dropped, added), strict=True):
         for sample in samples:
@@ -82,6 +87,8 @@ def compare(old: Testset, new: Testset) -> dict[str, Any]:
             "new": len(new),
             "kept": len(kept),
             "edited": len(edited),
+            "followed": len(followed),
+            "relinked": len(relinked),
             "dropped": len(dropped),
             "added": len(added),
         },
@@ -92,9 +99,22 @@ def compare(old: Testset, new: Testset) -> dict[str, Any]:
         },
         "kept": [s.id for s in kept],
         "edited": edited,
+        "followed": followed,
+        "relinked": relinked,
         "dropped": [_brief(s) for s in dropped],
         "added": [_brief(s) for s in added],
     }
+
+
+def _as_written(sample: TestsetSample) -> dict[str, Any]:
+    """The sample without what a refresh changes by itself (its context ids and source documents, when its
+    contexts moved or followed a renamed file): what differs here a person edited."""
+    record = sample.model_dump(
+        exclude={"reference_context_ids", "distractor_context_ids", "source_documents"}
+    )
+    for turn in record["history"]:
+        del turn["reference_context_ids"]
+    return record
 
 
 def _documents(old: Any, new: Any) -> dict[str, list[str]]:

@@ -70,9 +70,11 @@ def generate(
         typer.Option(
             "--refresh",
             metavar="OLD",
-            help="Refresh the test set OLD for the current docs: keep every sample whose contexts are "
-            "unchanged (reviewed ones with their edits), replace the others, preferring new or changed "
-            "documents. --out may be OLD itself (written atomically).",
+            help="Refresh the test set OLD for the current docs: keep every sample whose contexts still "
+            "stand word for word in their documents (reviewed ones with their edits; renamed files are "
+            "followed), replace the others, preferring new or changed documents. Reviewed samples whose "
+            'contexts changed go to <out>.needs-review.jsonl; records there marked "restore": true come '
+            "back. --out may be OLD itself (written atomically).",
         ),
     ] = None,
     save_kg: Annotated[
@@ -115,7 +117,8 @@ def generate(
 
     With --refresh OLD (and the graph of the changed docs: DOCS or --kg), samples the change did not
     touch are kept as they are, the others are dropped (source changed or removed) and replaced; reviewed
-    samples whose sources changed go to <out>.needs-review.jsonl instead of being dropped.
+    samples whose sources changed are merged into <out>.needs-review.jsonl instead of being dropped, and
+    those a person marked there with "restore": true go back into the test set.
     """
     from ..core import track
     from ..kg import KnowledgeGraph, build_knowledge_graph
@@ -194,10 +197,13 @@ def generate(
             made = len(testset)
         else:
             options = {"seed": seed, "query_distribution": weights, "show_progress": not quiet}
-            result = refresh_testset(old, kg, size, generator=generator, **options)
+            from ..synthesizers import needs_review_path
+
+            review = needs_review_path(out_file)
+            result = refresh_testset(old, kg, size, generator=generator, review=review, **options)
             testset, made = result.testset, len(result.new)
     if old is not None:
-        _report_refresh(result, refresh, result.write(out_file), out_file)
+        _report_refresh(result, refresh, result.write(out_file))
     elif out_file.suffix.lower() == ".csv":
         testset.to_csv(out_file)
     else:
@@ -234,20 +240,18 @@ def generate(
     out.print(f"wrote {out_file}", highlight=False)
 
 
-def _report_refresh(result: RefreshResult, old: Path | None, side: Path | None, out_file: Path) -> None:
-    """Kept, dropped by reason with their documents, needs review (and where), new."""
-    from ..synthesizers import needs_review_path
+def _report_refresh(result: RefreshResult, old: Path | None, side: Path | None) -> None:
+    """Kept, dropped by reason with their documents, needs review (and where), put back, new."""
+    from ..synthesizers.review_file import read_records
 
     out.print(f"refresh of {old}:", highlight=False)
     for line in result.summary():
         out.print(f"  {line}", highlight=False)
     if side is not None:
+        waiting = len(read_records(side))
         out.print(
-            f"needs review: {len(result.needs_review)} reviewed sample(s) written to {side}", highlight=False
-        )
-    elif needs_review_path(out_file).exists():
-        out.print(
-            f"note: {needs_review_path(out_file)} is from an earlier run; none needs review now",
+            f"needs review: {waiting} sample(s) in {side} ({len(result.needs_review)} sent by this refresh); "
+            'edit a sample there and set "restore": true to put it back at the next refresh',
             highlight=False,
         )
 

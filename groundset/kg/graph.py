@@ -1,7 +1,9 @@
 """KnowledgeGraph: documents and chunks as nodes of a networkx MultiDiGraph, typed edges between them.
 
 Node ids are content addressed (the same text from the same source gives the same id in every
-run), so a rebuild, a cache and a test set all agree on what a chunk is. Symmetric relations
+run), so a rebuild, a cache and a test set all agree on what a chunk is. A chunk's id depends on its
+document's path and its own text only, not on the rest of the document: an edit elsewhere in the page
+leaves it, and every test-set sample grounded on it, as it was. Symmetric relations
 (similar, entity_overlap, theme_overlap) are stored once, from the smaller id to the larger.
 """
 
@@ -38,8 +40,9 @@ def document_id(source: str, content_hash: str) -> str:
     return "doc-" + stable_hash(["document", source, content_hash], length=16)
 
 
-def chunk_id(document: str, text: str, position: int) -> str:
-    return "chunk-" + stable_hash(["chunk", document, position, text], length=16)
+def chunk_id(source: str, text: str, occurrence: int = 0) -> str:
+    """The id of the ``occurrence``-th chunk (0: the first) with this text in the document at ``source``."""
+    return "chunk-" + stable_hash(["chunk", source, text, occurrence], length=16)
 
 
 class KnowledgeGraph:
@@ -66,9 +69,15 @@ class KnowledgeGraph:
         )
 
     def add_chunk(self, document: str, text: str, *, position: int, **properties: Any) -> str:
-        """Add a chunk of ``document`` and the child edge to it."""
+        """Add a chunk of ``document`` and the child edge to it (the same chunk again updates it). A text
+        the document already holds in another chunk gets the next occurrence's id."""
         parent = self.get(document)
-        node = chunk_id(document, text, position)
+        occurrence = 0
+        while (node := chunk_id(parent["source"], text, occurrence)) in self.graph and (
+            self.graph.nodes[node].get("document"),
+            self.graph.nodes[node].get("position"),
+        ) != (document, position):
+            occurrence += 1
         self.add_node(
             node,
             NodeKind.CHUNK,

@@ -1,39 +1,50 @@
 """Refresh a test set after the documents changed: keep what the change did not touch, replace the rest.
 
-A sample is kept when every one of its reference contexts is still a chunk of the new graph with the
-same text (chunk ids are content addressed, so an unchanged document keeps its chunk ids); it is
-carried over unchanged, same id, the same JSONL line. Every other sample is dropped with a reason:
-``source changed`` (its document is still there, with other text), ``source removed`` (the document
-is gone; this wins when a sample has one of each) or ``chunks changed`` (the documents are the same,
-the graph split them differently, e.g. another chunk size). A reviewed sample (``reviewed: true``, a
-person checked or edited it) is never dropped silently: when its sources changed it goes to a
-needs-review file next to the output, with the reason and the contexts that changed, and it does not
-count toward the size.
+A sample is kept while every chunk it rests on (its reference contexts, its earlier turns' and its
+distractors') is still in the new graph with the same text in the same document (see ``relink``): an
+edit elsewhere in the page does not touch it. It is carried over unchanged, same id, the same JSONL line,
+or with new context ids where a chunk's id changed (it moved within its page, or the file was renamed and
+the sample followed it). Every other sample is dropped with a reason: ``source changed`` (its document is
+still there, with other text), ``source removed`` (the document is gone; this wins when a sample has one of
+each) or ``chunks changed`` (the documents are the same, the graph split them differently, e.g. another
+chunk size). A reviewed sample (``reviewed: true``, a person checked or edited it) is never dropped
+silently: when its sources changed it goes to the needs-review file next to the output (see
+``review_file``), merged with what is already there, and it does not count toward the size; one a person
+marked there with ``"restore": true`` comes back.
 
 Replacements fill the test set back to its size, per synthesizer so the final mix follows the weights,
 trying scenarios on new or changed documents first, and never asking again a kept question or one that
-waits for review (a person may put it back). The old
-test set's personas are reused, so a refresh calls a model only for the new samples.
+waits for review (a person may put it back). The old test set's personas are reused, so a refresh calls a
+model only for the new samples. A refresh that changes nothing (the same graph, nothing to add) returns
+the old test set as it was, so its file is written byte for byte as before.
 """
 
 from __future__ import annotations
 
 import copy
-import json
 from collections import Counter, defaultdict
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from ..core.aio import run_sync
-from ..core.atomic import atomic_write_text
 from ..core.errors import ConfigError
 from ..kg.graph import KnowledgeGraph, NodeKind
 from ..personas import Persona
 from ..samples.testset import Testset, TestsetSample, sample_record
 from .generator import TestsetGenerator, graph_documents
-from .renames import chunks_by_text, follow_renames
+from .relink import ContextFinder, Found
+from .review_file import (
+    NEEDS_REVIEW_SUFFIX,
+    current_contexts,
+    merge_records,
+    needs_review_path,
+    read_records,
+    restorable,
+    with_contexts,
+    write_records,
+)
 from .scenarios import largest_remainder
 
 __all__ = [
@@ -48,7 +59,6 @@ __all__ = [
 SOURCE_CHANGED = "source changed"
 SOURCE_REMOVED = "source removed"
 CHUNKS_CHANGED = "chunks changed"
-NEEDS_REVIEW_SUFFIX = ".needs-review.jsonl"
 
 
 @dataclass(frozen=True)
@@ -60,6 +70,8 @@ class DroppedSample:
     changed_documents: list[str]
     removed_documents: list[str]
     changed_context_ids: list[str]
+    #: For a sample sent to review: the chunks now standing where its changed contexts were.
+    current_contexts: list[dict[str, str]] = field(default_factory=list)
 
     @property
     def documents(self) -> list[str]:
@@ -73,15 +85,20 @@ class DroppedSample:
             "changed_documents": self.changed_documents,
             "removed_documents": self.removed_documents,
             "changed_context_ids": self.changed_context_ids,
+            "current_contexts": self.current_contexts,
             "sample": sample_record(self.sample),
+            "restore": False,
         }
 
 
 @dataclass
 class RefreshResult:
-    """The refreshed test set (kept samples in their old order, then the new ones) and what happened.
+    """The refreshed test set (kept samples in their old order, those put back from review, then the new
+    ones) and what happened.
 
-    ``documents``: source paths that are ``new``, ``changed`` or ``removed`` since the old graph."""
+    ``documents``: source paths that are ``new``, ``changed`` or ``removed`` since the old graph.
+    ``restored``: samples a person put back from the needs-review file; ``review_problems``: record id ->
+    why one marked ``restore`` could not go back (it stays in the file with that reason)."""
 
     testset: Testset
     kept: list[TestsetSample]
@@ -89,6 +106,11 @@ class RefreshResult:
     needs_review: list[DroppedSample]
     new: list[TestsetSample]
     documents: dict[str, list[str]] = field(default_factory=dict)
+    restored: list[TestsetSample] = field(default_factory=list)
+    review_problems: dict[str, str] = field(default_factory=dict)
+    #: Kept samples that followed a renamed file, and those whose contexts only got new chunk ids.
+    moved: int = 0
+    relinked: int = 0
 
     def dropped_by_reason(self) -> dict[str, dict[str, int]]:
         """reason -> {source document: dropped samples from it}, most common first (a sample on two
@@ -96,13 +118,14 @@ class RefreshResult:
         return _by_reason(self.dropped)
 
     def summary(self) -> list[str]:
-        """A few readable lines: kept, dropped by reason and document, needs review, new."""
+        """A few readable lines: kept, dropped by reason and document, needs review, put back, new."""
         reviewed = sum(s.reviewed for s in self.kept)
-        moved = self.testset.metadata.get("refresh", {}).get("kept_moved", 0)
+        moved, relinked = self.moved, self.relinked
         lines = [
             f"kept {len(self.kept)}"
             + (f" ({reviewed} reviewed)" if reviewed else "")
             + (f", {moved} following a renamed document" if moved else "")
+            + (f", {relinked} with new chunk ids (their text moved within its document)" if relinked else "")
         ]
         dropped = Counter(d.reason for d in self.dropped)
         flagged = Counter(d.reason for d in self.needs_review)
@@ -112,6 +135,10 @@ class RefreshResult:
             lines.append("dropped 0")
         for reason, per_document in _by_reason(self.needs_review).items():
             lines.append(f"needs review ({reason}) {flagged[reason]} reviewed: {_listed(per_document)}")
+        if self.restored:
+            lines.append(f"put back from review {len(self.restored)}")
+        for sample_id, problem in self.review_problems.items():
+            lines.append(f"not put back: {sample_id}: {problem}")
         fresh = set(self.documents.get("new", [])) | set(self.documents.get("changed", []))
         on_fresh = sum(1 for s in self.new if fresh.intersection(s.source_documents))
         lines.append(f"new {len(self.new)} ({on_fresh} on new or changed documents)")
@@ -120,25 +147,29 @@ class RefreshResult:
         return lines
 
     def write(self, path: str | Path) -> Path | None:
-        """Write the test set to ``path`` (.jsonl, or .csv) and, when there are any, the samples that need a
-        review to ``<stem>.needs-review.jsonl`` beside it (returned). Both writes are atomic, the side file
-        first, so a reviewed sample is never in neither file; ``path`` may be the old test set's file."""
+        """Write the test set to ``path`` (.jsonl, or .csv) and merge the samples that need a review into
+        ``<stem>.needs-review.jsonl`` beside it (returned when it holds any record). Every write is atomic and
+        no sample is ever in neither file: the review file first (with this refresh's records merged in),
+        then the test set, then the review file again without the samples put back into the test set.
+        ``path`` may be the old test set's file."""
         target = Path(path)
         side = needs_review_path(target)
-        if self.needs_review:
-            text = "".join(json.dumps(d.to_dict(), ensure_ascii=False) + "\n" for d in self.needs_review)
-            atomic_write_text(side, text)
+        records = read_records(side)
+        for record in records:
+            if record["id"] in self.review_problems:
+                record["restore_problem"] = self.review_problems[record["id"]]
+        records = merge_records(records, [d.to_dict() for d in self.needs_review])
+        pending = side.exists()
+        if self.needs_review or self.review_problems:
+            pending = write_records(side, records)
         if target.suffix.lower() == ".csv":
             self.testset.to_csv(target)
         else:
             self.testset.to_jsonl(target)
-        return side if self.needs_review else None
-
-
-def needs_review_path(path: str | Path) -> Path:
-    """``new.jsonl`` -> ``new.needs-review.jsonl``, beside it."""
-    target = Path(path)
-    return target.with_name(target.stem + NEEDS_REVIEW_SUFFIX)
+        back = {s.id for s in self.restored}
+        if back & {r["id"] for r in records}:
+            pending = write_records(side, [r for r in records if r["id"] not in back])
+        return side if pending else None
 
 
 async def arefresh_testset(
@@ -150,13 +181,16 @@ async def arefresh_testset(
     seed: int = 0,
     query_distribution: Any = None,
     show_progress: bool = False,
+    review: str | Path | None = None,
 ) -> RefreshResult:
     """Refresh ``old`` against ``kg``, the graph of the changed documents (see the module docstring).
 
     ``size``: samples in the refreshed test set (default: as many as ``old`` has); kept samples are
     never removed to reach it. ``query_distribution``: the weights per synthesizer (default: the old
     test set's). ``generator``: its models, personas (default: the old test set's) and settings write
-    the new samples (default: offline)."""
+    the new samples (default: offline). ``review``: the needs-review file whose records marked
+    ``"restore": true`` go back into the test set (the CLI reads the one beside ``--out``; write the
+    result to the test set that file belongs to)."""
     size = len(old) if size is None else size
     if size < 1:
         raise ValueError(
@@ -168,18 +202,32 @@ async def arefresh_testset(
     kept: list[TestsetSample] = []
     dropped: list[DroppedSample] = []
     needs_review: list[DroppedSample] = []
-    by_text = chunks_by_text(kg)
-    moved = 0
+    finder = ContextFinder(kg, old_docs)
+    moved = relinked = 0
     for sample in old:
-        verdict = _classify(sample, kg, old_docs, new_docs)
-        follows = follow_renames(sample, kg, by_text, old_docs) if verdict is not None else None
-        if verdict is None or follows is not None:
-            kept.append(follows or sample)
-            moved += follows is not None
+        found = finder.find(sample)
+        if found.complete:
+            kept.append(found.apply(sample))
+            moved += found.documents is not None
+            relinked += kept[-1] is not sample and found.documents is None
+        elif sample.reviewed:
+            verdict = _dropped(sample, found, kg, old_docs, new_docs)
+            needs_review.append(
+                replace(verdict, current_contexts=current_contexts(sample, found.missing, kg))
+            )
         else:
-            (needs_review if sample.reviewed else dropped).append(verdict)
-    notes: list[str] = []
+            dropped.append(_dropped(sample, found, kg, old_docs, new_docs))
+    restored, problems = _restore(read_records(review) if review else [], finder, kept)
     documents = _document_changes(old, old_docs, new_docs, [*dropped, *needs_review])
+    if (
+        not (dropped or needs_review or restored or problems)
+        and size == len(old)
+        and all(now is before for now, before in zip(kept, old, strict=True))
+        and old_docs == new_docs
+        and old.metadata.get("graph_fingerprint") == kg.fingerprint()
+    ):  # nothing changed: the old file stays as it is, byte for byte
+        return RefreshResult(Testset(kept, old.metadata), kept, [], [], [], documents)
+    notes: list[str] = []
     if old_docs is None:
         notes.append(
             "the old test set does not list its graph's documents (written before groundset recorded "
@@ -190,17 +238,19 @@ async def arefresh_testset(
             "no source document of the old test set is in this graph: was it built from the same folder? "
             "(sources are paths relative to the folder the graph was built from)"
         )
+    staying = [*kept, *restored]
     generator = generator or TestsetGenerator()
     distribution = _weights(generator, old, query_distribution)
     fresh_sources = set(documents["new"]) | set(documents["changed"])
-    used = {node for s in kept for node, _ in s.grounding()}
+    used = {node for s in staying for node, _ in s.grounding()}
     prefer = {c for c in kg.nodes(NodeKind.CHUNK) if kg.get(c)["source"] in fresh_sources and c not in used}
-    need = size - len(kept)
+    need = size - len(staying)
     made: Testset | None = None
     if need > 0:
-        counts = _missing(distribution, kept, size, need)
+        counts = _missing(distribution, staying, size, need)
         worker = copy.copy(generator)
         worker.personas = generator.personas or _personas(old) or None
+        waiting = [d.sample for d in needs_review]  # no question asked again, nor one in review
         made = await worker.agenerate(
             kg,
             need,
@@ -208,17 +258,19 @@ async def arefresh_testset(
             seed=seed,
             show_progress=show_progress,
             prefer=prefer,
-            existing=[*kept, *(d.sample for d in needs_review)],  # no question asked again, nor one in review
+            existing=[*staying, *waiting],
             per_synthesizer=counts,
         )
         notes += made.metadata.get("notes", [])
     elif need < 0:
-        notes.append(f"kept {len(kept)} samples, more than the {size} asked for: none removed or generated")
-    ids = {s.id for s in kept}
+        notes.append(
+            f"kept {len(staying)} samples, more than the {size} asked for: none removed or generated"
+        )
+    ids = {s.id for s in staying}
     new = [s for s in (made or []) if s.id not in ids]
     if made is not None and len(new) < len(made):
         notes.append(f"{len(made) - len(new)} new sample(s) had a kept sample's id and were left out")
-    samples = [*kept, *new]
+    samples = [*staying, *new]
     metadata = _metadata(old, kg, samples, distribution, made, size, seed, notes)
     metadata["documents"] = new_docs
     metadata["refresh"] = {
@@ -228,13 +280,18 @@ async def arefresh_testset(
         "graph_fingerprint": metadata["graph_fingerprint"],
         "kept": len(kept),
         "kept_moved": moved,
+        "kept_relinked": relinked,
         "kept_reviewed": sum(s.reviewed for s in kept),
         "dropped": dict(Counter(d.reason for d in dropped)),
         "needs_review": len(needs_review),
+        "restored": len(restored),
         "new": len(new),
         "documents": documents,
     }
-    return RefreshResult(Testset(samples, metadata), kept, dropped, needs_review, new, documents)
+    testset = Testset(samples, metadata)
+    return RefreshResult(
+        testset, kept, dropped, needs_review, new, documents, restored, problems, moved, relinked
+    )
 
 
 def refresh_testset(
@@ -246,29 +303,22 @@ def refresh_testset(
     seed: int = 0,
     query_distribution: Any = None,
     show_progress: bool = False,
+    review: str | Path | None = None,
 ) -> RefreshResult:
     """The sync twin of ``arefresh_testset`` (works inside a running event loop too)."""
     options = {"generator": generator, "seed": seed, "query_distribution": query_distribution}
-    return run_sync(arefresh_testset(old, kg, size, show_progress=show_progress, **options))
+    return run_sync(arefresh_testset(old, kg, size, show_progress=show_progress, review=review, **options))
 
 
-def _classify(
+def _dropped(
     sample: TestsetSample,
+    found: Found,
     kg: KnowledgeGraph,
     old_docs: Mapping[str, str] | None,
     new_docs: Mapping[str, str],
-) -> DroppedSample | None:
-    """None when every context is still a chunk of ``kg`` with the same text, else why not."""
-    intact: set[str] = set()
-    changed_ids: list[str] = []
-    for node, text in sample.grounding():
-        data = kg.get(node) if node in kg else None
-        if data is not None and data.get("kind") == NodeKind.CHUNK.value and data.get("text") == text:
-            intact.add(data["source"])
-        else:
-            changed_ids.append(node)
-    if not changed_ids:
-        return None
+) -> DroppedSample:
+    """Why ``sample`` cannot stay: a document of it is gone, changed, or (neither) chunked otherwise."""
+    intact = {kg.get(node)["source"] for node in found.ids.values()}
     removed = [src for src in sample.source_documents if src not in new_docs]
     changed = [
         src
@@ -277,7 +327,39 @@ def _classify(
         and (old_docs.get(src) != new_docs[src] if old_docs is not None else src not in intact)
     ]
     reason = SOURCE_REMOVED if removed else SOURCE_CHANGED if changed else CHUNKS_CHANGED
-    return DroppedSample(sample, reason, changed, removed, changed_ids)
+    return DroppedSample(sample, reason, changed, removed, found.missing)
+
+
+def _restore(
+    records: list[dict[str, Any]], finder: ContextFinder, kept: list[TestsetSample]
+) -> tuple[list[TestsetSample], dict[str, str]]:
+    """The samples of the review records marked ``restore`` whose contexts are all in the graph (a context
+    still missing takes the chunk suggested in its place), and why each other one cannot go back."""
+    restored: list[TestsetSample] = []
+    problems: dict[str, str] = {}
+    present = {s.id: s for s in kept}
+    for record in records:
+        if record.get("restore") is not True:
+            continue
+        try:
+            sample, suggested = restorable(record)
+        except ConfigError as exc:
+            problems[record["id"]] = str(exc)
+            continue
+        found = finder.find(sample, by_text=True)
+        if found.missing:
+            sample = with_contexts(sample, {m: suggested[m] for m in found.missing if m in suggested})
+            found = finder.find(sample, by_text=True)
+        if found.missing:
+            problems[record["id"]] = (
+                f"context(s) {', '.join(found.missing)} are not in the graph: edit the sample's contexts to "
+                "text the documents hold now (current_contexts suggests chunks)"
+            )
+        elif sample.id not in present:
+            restored.append(found.apply(sample))
+        elif present[sample.id] != found.apply(sample):
+            problems[record["id"]] = "a sample with this id is already in the test set: remove one of the two"
+    return restored, problems
 
 
 def _document_changes(
