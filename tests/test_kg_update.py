@@ -315,3 +315,94 @@ def test_cli_update_errors(tmp_path, capsys):
     assert "not found" in capsys.readouterr().err
     assert main(["kg", "update", "--help"]) == 0
     assert "paying only for what changed" in capsys.readouterr().out
+
+
+# -- issue 27, item 5: an update loads the files the build loaded ---------------------------------------
+
+SIX = FILES[:6]  # three concepts/ pages, three guides/ pages
+GUIDES = [name for name in SIX if name.startswith("guides/")]
+
+
+def _recorded_filters(kg_dir) -> dict:
+    return json.loads((kg_dir / "graph.json").read_text(encoding="utf-8"))["graph"]["filters"]
+
+
+def test_an_update_keeps_the_build_filters_and_sends_no_excluded_document_to_the_model(
+    stub, chat, openai_embeddings, tmp_path
+):
+    stub.on_chat(scripted)
+    models = {"llm": chat, "embeddings": openai_embeddings, "engine": offline_engine()}
+    docs = copy_corpus(tmp_path / "docs", SIX)
+    built = build_knowledge_graph(docs, exclude=["guides/"], enrich="eager", **models)
+    assert built.kg.graph.graph["filters"] == {"include": None, "exclude": ["guides/"]}
+    built.kg.save(tmp_path / "kg")
+    loaded = KnowledgeGraph.load(tmp_path / "kg")
+    assert loaded.graph.graph["filters"] == {"include": None, "exclude": ["guides/"]}  # kept by save/load
+
+    before = len(stub.requests)
+    update = update_kg(loaded, docs, **models)
+    assert update.diff.added == [] and not update.diff and not update.changed
+    assert len(stub.requests) == before and update.report.total_usage().calls == 0
+    filters = update.filters
+    assert (filters.include, filters.exclude, filters.origin) == (None, ["guides/"], "recorded")
+
+    # filters given to the update replace the recorded ones, and the graph records the new ones
+    update = update_kg(loaded, docs, include=["*.md"], **models)
+    assert sorted(update.diff.added) == GUIDES and update.filters.origin == "given"
+    assert update.kg.graph.graph["filters"] == {"include": ["*.md"], "exclude": []}
+    asked = {text for r in stub.chat_requests for text in _asked(r)}
+    assert any("basic" in text.lower() for text in asked)  # the guides went to the model now
+
+
+def test_cli_update_keeps_the_build_filters_and_says_when_they_are_replaced(tmp_path, capsys):
+    docs = copy_corpus(tmp_path / "docs", SIX)
+    kg_dir = tmp_path / "kg"
+    build = ["kg", "build", str(docs), "--out", str(kg_dir), "--exclude", "guides/", "--no-cache", "-q"]
+    assert main(build) == 0
+    assert _recorded_filters(kg_dir) == {"include": None, "exclude": ["guides/"]}
+    capsys.readouterr()
+    assert main(["kg", "update", str(docs), "--kg", str(kg_dir), "--no-cache", "-q"]) == 0
+    printed = capsys.readouterr().out
+    assert "0 added, 0 changed, 0 removed, 0 renamed, 3 unchanged" in printed and "nothing changed" in printed
+    assert "filters: exclude guides/ (recorded with the graph)" in printed
+
+    update = ["kg", "update", str(docs), "--kg", str(kg_dir), "--include", "**", "--no-cache", "-q"]
+    assert main(update) == 0
+    printed = capsys.readouterr().out
+    assert "3 added" in printed and "saved to" in printed
+    assert "filters: include ** (given: they replace the recorded exclude guides/)" in printed
+    assert _recorded_filters(kg_dir) == {"include": ["**"], "exclude": []}
+
+
+def test_generate_save_kg_records_its_filters_for_the_update(tmp_path, capsys):
+    docs = copy_corpus(tmp_path / "docs", SIX)
+    kg_dir = tmp_path / "kg"
+    args = ["generate", str(docs), "-n", "2", "--out", str(tmp_path / "t.jsonl"), "--no-cache", "-q"]
+    assert main([*args, "--exclude", "guides/", "--save-kg", str(kg_dir)]) == 0
+    assert _recorded_filters(kg_dir) == {"include": None, "exclude": ["guides/"]}
+    capsys.readouterr()
+    assert main(["kg", "update", str(docs), "--kg", str(kg_dir), "--no-cache", "-q"]) == 0
+    assert "0 added" in capsys.readouterr().out
+
+
+def test_a_graph_saved_before_filters_were_recorded_updates_unfiltered_with_a_note(tmp_path, capsys, caplog):
+    docs = copy_corpus(tmp_path / "docs", SIX)
+    kg_dir = tmp_path / "kg"
+    build = ["kg", "build", str(docs), "--out", str(kg_dir), "--exclude", "guides/", "--no-cache", "-q"]
+    assert main(build) == 0
+    path = kg_dir / "graph.json"
+    document = json.loads(path.read_text(encoding="utf-8"))
+    del document["graph"]["filters"]
+    path.write_text(json.dumps(document), encoding="utf-8")
+
+    with caplog.at_level(logging.WARNING, logger="groundset.kg.update"):
+        update = update_kg(KnowledgeGraph.load(kg_dir), docs, engine=offline_engine())
+    assert sorted(update.diff.added) == GUIDES and update.filters.origin == "not recorded"
+    assert "does not record the --include/--exclude" in caplog.text
+    assert update.kg.graph.graph["filters"] == {"include": None, "exclude": []}
+
+    capsys.readouterr()
+    assert main(["kg", "update", str(docs), "--kg", str(kg_dir), "--no-cache", "-q"]) == 0
+    printed = capsys.readouterr().out
+    assert "3 added" in printed and "filters: none (this graph does not record" in printed
+    assert _recorded_filters(kg_dir) == {"include": None, "exclude": []}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import statistics
 import time
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -43,7 +44,9 @@ ForceOption = Annotated[
 ]
 
 
-def require_docs(docs: Path, include: list[str] | None = None, exclude: list[str] | None = None) -> None:
+def require_docs(
+    docs: Path, include: Sequence[str] | None = None, exclude: Sequence[str] | None = None
+) -> None:
     """Fail before a long build, not after it: DOCS must exist and hold a file the loader takes."""
     from ..documents.loader import FORMATS, candidate_files
 
@@ -150,17 +153,20 @@ def update(
     facts; added and changed ones are split, extracted and embedded; removed ones leave the graph.
     Relationship edges are rebuilt for all nodes (no model calls), so the result equals a full
     `kg build` of DOCS. Use the same --llm/--embeddings as the build. When nothing changed, the
-    folder is left untouched.
+    folder is left untouched. The files are those the build took: the graph records its
+    --include/--exclude; giving either here replaces both, and the graph records the new ones.
     """
     from ..core.atomic import check_output_dir
     from ..kg import KnowledgeGraph, update_kg
     from ..kg.persistence import GRAPH_FILE
+    from ..kg.update import update_filters
 
-    require_docs(docs, include, exclude)
     require_graph(kg_dir)
     target = check_output_dir(kg_dir, marker=GRAPH_FILE, inputs=[docs])
     start = time.perf_counter()
     old = KnowledgeGraph.load(target)
+    filters = update_filters(old, include, exclude)
+    require_docs(docs, filters.include, filters.exclude)
     options = {} if chunk_size is None else {"chunk_size": chunk_size}
     result = update_kg(
         old,
@@ -182,6 +188,7 @@ def update(
         result.kg.save(target)
     seconds = time.perf_counter() - start
     print_load(result.load)
+    out.print(f"filters: {result.filters.describe()}", highlight=False, markup=False)
     diff = result.diff
     out.print(f"changes: {diff.summary()}", highlight=False)
     for label, names in (

@@ -79,6 +79,7 @@ async def abuild_knowledge_graph(
         kg, chain, llm=llm, embeddings=embeddings, engine=engine, show_progress=show_progress
     )
     record_build(kg, llm, embeddings, options if transforms is None else None)
+    record_filters(kg, include, exclude)
     return GraphBuild(kg, loaded, report)
 
 
@@ -103,6 +104,15 @@ def record_build(kg: KnowledgeGraph, llm: Any, embeddings: Any, options: dict[st
         kg.graph.graph.pop("options", None)
     else:
         kg.graph.graph["options"] = transform_options(options)
+
+
+def record_filters(kg: KnowledgeGraph, include: Sequence[str] | None, exclude: Sequence[str] | None) -> None:
+    """Record the ``include``/``exclude`` globs the documents were loaded with (saved with the graph), so
+    ``update_kg`` loads the same files: a document the build left out must not come back as "added"."""
+    kg.graph.graph["filters"] = {
+        "include": None if include is None else list(include),
+        "exclude": list(exclude or []),
+    }
 
 
 def build_knowledge_graph(source: str | Path | Iterable[Document], **kwargs: Any) -> GraphBuild:

@@ -10,7 +10,7 @@ edges) while the models are asked only about the added and changed documents:
    summary, themes, summary_embedding, ...) and its chunks (text, position, section, entities,
    keyphrases, themes, embedding) with their child and next edges, added through ``kg.add_chunk`` so the
    ids follow the usual rules: an unchanged document keeps its ids, a renamed one gets ids derived from
-   its new document id. A rename that changes the title (a title taken from the file name) is processed
+   its new path. A rename that changes the title (a title taken from the file name) is processed
    again: the prompts see the title (``CorpusDiff.reprocessed``).
 3. The chain a build runs (``default_transforms``) runs on that graph. Transforms select what is still
    missing, so only the added and changed documents are split, extracted and embedded.
@@ -32,6 +32,11 @@ Design choices:
 - Models: a graph records which LLM and embeddings built it, and with which chain options. An update
   with other models is refused (carrying their facts over would silently mix two models in one graph);
   a graph saved before that record existed is accepted with a warning.
+- Files: a graph records the ``include``/``exclude`` globs its documents were loaded with, and an update
+  loads the corpus with them, so a document the build left out is not "added" (nor sent to the model).
+  Filters given to the update replace the recorded ones as a whole (``include=["**"]`` takes every file
+  again) and are recorded in their place. A graph saved before filters were recorded is updated with
+  the given ones, or none, with a warning.
 """
 
 from __future__ import annotations
@@ -52,7 +57,7 @@ from ..core.engine import CallEngine
 from ..core.errors import ConfigError
 from ..core.models import describe_model, is_offline, model_identity, resolve_embeddings, resolve_llm
 from ..documents.loader import LoadResult, load_documents
-from .build import add_documents, record_build, transform_options
+from .build import add_documents, record_build, record_filters, transform_options
 from .defaults import default_transforms
 from .extractors import SummaryExtractor
 from .graph import EdgeKind, KnowledgeGraph, NodeKind
@@ -111,6 +116,56 @@ class GraphUpdate:
     nodes_removed: int
     #: False when the result equals the old graph (same nodes, properties, edges and records).
     changed: bool
+    #: The include/exclude globs the corpus was loaded with, and where they came from.
+    filters: UpdateFilters
+
+
+@dataclass(frozen=True)
+class UpdateFilters:
+    """The ``include``/``exclude`` globs an update loads the corpus with. ``origin``: "recorded" (with
+    the graph, at its build), "given" (to the update: they replace ``replaced``, the recorded ones, None
+    when the graph had none) or "not recorded" (a graph saved before filters were recorded: none)."""
+
+    include: Sequence[str] | None
+    exclude: Sequence[str]
+    origin: str
+    replaced: UpdateFilters | None = None
+
+    def globs(self) -> str:
+        """``include a, b; exclude c`` (or ``none``), as the update's output shows them."""
+        parts = [] if self.include is None else [f"include {', '.join(self.include)}"]
+        parts += [f"exclude {', '.join(self.exclude)}"] if self.exclude else []
+        return "; ".join(parts) or "none"
+
+    def describe(self) -> str:
+        """The globs and where they came from, e.g. ``exclude drafts/ (recorded with the graph)``."""
+        if self.origin == "recorded":
+            return f"{self.globs()} (recorded with the graph)"
+        if self.origin == "not recorded":
+            return (
+                f"{self.globs()} (this graph does not record the --include/--exclude it was built with: "
+                "saved by an older groundset; give them to the update if the build had some, and they are "
+                "recorded)"
+            )
+        if self.replaced is None:
+            return f"{self.globs()} (given: recorded with the graph from now on)"
+        if self.replaced.globs() == self.globs():
+            return f"{self.globs()} (given, the same as recorded with the graph)"
+        return f"{self.globs()} (given: they replace the recorded {self.replaced.globs()})"
+
+
+def update_filters(
+    kg: KnowledgeGraph, include: Sequence[str] | None, exclude: Sequence[str] | None
+) -> UpdateFilters:
+    """The filters an update of ``kg`` loads the corpus with: those given (either one given replaces
+    both), else those the graph recorded at its build; none for a graph that recorded none."""
+    recorded = kg.graph.graph.get("filters")
+    was = None
+    if isinstance(recorded, dict):
+        was = UpdateFilters(recorded.get("include"), recorded.get("exclude") or [], "recorded")
+    if include is not None or exclude is not None:
+        return UpdateFilters(include, exclude or [], "given", was)
+    return was or UpdateFilters(None, [], "not recorded")
 
 
 async def aupdate_kg(
@@ -129,12 +184,21 @@ async def aupdate_kg(
 
     ``options`` go to ``default_transforms`` like a build's; those the graph recorded are the defaults,
     and a different value is refused (a different chunk size would re-chunk everything: rebuild instead).
+    ``include``/``exclude``: None (both) loads the files the build loaded (its recorded globs); given,
+    they replace the recorded ones as a whole and are recorded in their place (see ``update_filters``).
     """
     old = kg if isinstance(kg, KnowledgeGraph) else KnowledgeGraph.load(kg)
     llm, embeddings = resolve_llm(llm).model, resolve_embeddings(embeddings).model
     check_models(old, llm, embeddings)
     options = _options(old, options)
-    loaded = load_documents(source, include=include, exclude=exclude)
+    filters = update_filters(old, include, exclude)
+    if filters.origin == "not recorded":
+        logger.warning(
+            "this knowledge graph does not record the --include/--exclude it was built with (saved by an "
+            "older groundset): updating it with every file of the corpus; give the filters to the update "
+            "(include=/exclude= in Python) if the build had some, and the graph records them"
+        )
+    loaded = load_documents(source, include=filters.include, exclude=filters.exclude)
     new = KnowledgeGraph()
     add_documents(new, loaded.documents)
     diff, matches = diff_documents(old, new)
@@ -148,6 +212,7 @@ async def aupdate_kg(
     )
     report.stages = [s for s in report.stages if s.stage != _HOOK_STAGE]
     record_build(new, llm, embeddings, options)
+    record_filters(new, filters.include, filters.exclude)
     before, after = set(old.graph.nodes), set(new.graph.nodes)
     return GraphUpdate(
         kg=new,
@@ -157,6 +222,7 @@ async def aupdate_kg(
         nodes_added=len(after - before),
         nodes_removed=len(before - after),
         changed=not same_graph(old, new),
+        filters=filters,
     )
 
 
