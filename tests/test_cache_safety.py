@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import math
 import re
 import sqlite3
+import subprocess
+import sys
 import time
 from typing import Any
 
@@ -434,3 +437,139 @@ def test_a_failing_scenario_is_a_rejection_not_an_aborted_generation(small_graph
     assert len(testset) >= 1
     failures = {k: v for k, v in testset.metadata["rejections"].items() if k.startswith("failed")}
     assert sum(failures.values()) >= 1
+
+
+# -- issue 27: another process locking the cache file stalls no call and loses no paid answer ---------
+
+LOCKED_PASSAGES = [Passage(text=f"Prometheus scrapes target number {i} every 15 seconds.") for i in range(6)]
+LOCKED_TEXTS = ["alerting rules", "recording rules", "scrape configs"]
+VERDICT = {"supported": True, "reason": "A fact about Prometheus."}
+
+
+def _stored_keys(directory) -> set[str]:
+    """The keys written to the cache file, read by a connection of its own (as another process would)."""
+    conn = sqlite3.connect(directory / "calls.sqlite", timeout=30)
+    try:
+        return {row[0] for row in conn.execute("SELECT key FROM calls")}
+    finally:
+        conn.close()
+
+
+def _locked(directory) -> sqlite3.Connection:
+    """A connection holding the cache file's write lock, as a `groundset cache clear` in another process
+    does while it deletes and vacuums; ROLLBACK and close it to let go."""
+    holder = sqlite3.connect(directory / "calls.sqlite", isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    return holder
+
+
+async def _answer_while_a_ticker_runs(engine, chat, embeddings) -> tuple[list, Any, Any, float]:
+    """Answer the prompts one after the other, then the embeddings, on the engine loop, while a task
+    ticks every 10 ms; returns the answers and the longest the ticker had to wait for the loop."""
+    gaps: list[float] = []
+    finished = asyncio.Event()
+
+    async def ticker() -> None:
+        last = time.monotonic()
+        while not finished.is_set():
+            await asyncio.sleep(0.01)
+            now = time.monotonic()
+            gaps.append(now - last)
+            last = now
+
+    ticking = asyncio.ensure_future(ticker())
+    try:
+        verdicts = [await JudgePrompt().run(chat, p, engine=engine) for p in LOCKED_PASSAGES]
+        vectors = await engine.embed(embeddings, LOCKED_TEXTS)
+        again = await JudgePrompt().run(chat, LOCKED_PASSAGES[0], engine=engine)
+    finally:
+        finished.set()
+        await ticking
+    return verdicts, again, vectors, max(gaps)
+
+
+async def test_a_locked_cache_file_stalls_no_call_and_loses_no_paid_answer(
+    stub, chat, openai_embeddings, tmp_path
+):
+    stub.always(Reply.json(VERDICT))
+    where = tmp_path / "cache"
+    engine = CallEngine(cache=where, timeout=10)
+    holder = _locked(where)
+    try:
+        answered = await on_engine(_answer_while_a_ticker_runs(engine, chat, openai_embeddings))
+        verdicts, again, vectors, longest_wait = answered
+        # every call was answered while the file stayed locked, and the loop kept turning: a generous
+        # bound, as a write on the loop would hold it for SQLite's whole 30 s busy timeout
+        assert all(v.supported for v in verdicts) and vectors.shape[0] == len(LOCKED_TEXTS)
+        assert longest_wait < 5.0
+        # the answer paid for is kept in memory until it is written: asking again pays nothing
+        assert again == verdicts[0] and engine.usage["test.judge"].cache_hits == 1
+        assert len(stub.chat_requests) == len(LOCKED_PASSAGES) and len(stub.embedding_requests) == 1
+        assert _stored_keys(where) == set()  # the lock really kept every write out
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    # once the lock is gone the answers reach the file with no help (no flush, no close) ...
+    expected = len(LOCKED_PASSAGES) + len(LOCKED_TEXTS)
+    deadline = time.monotonic() + 60
+    while len(_stored_keys(where)) < expected and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    assert len(_stored_keys(where)) == expected
+    # ... so a rerun, in this or any other process, makes no model call
+    requests = len(stub.requests)
+    rerun = CallEngine(cache=where)
+    assert [await JudgePrompt().run(chat, p, engine=rerun) for p in LOCKED_PASSAGES] == verdicts
+    assert (await rerun.embed(openai_embeddings, LOCKED_TEXTS)).tolist() == vectors.tolist()
+    assert len(stub.requests) == requests
+
+
+EXIT_SCRIPT = """
+import sys
+from groundset.core import CallEngine
+from groundset.core.aio import run_sync
+
+async def paid() -> bytes:
+    return b"a paid answer"
+
+engine = CallEngine(cache=sys.argv[1])
+print(run_sync(engine.cached("key", "test", paid, "chat", label="test.judge")).decode(), flush=True)
+"""
+
+
+def test_answers_waiting_for_a_locked_file_are_written_before_the_process_exits(tmp_path):
+    where = tmp_path / "cache"
+    CallCache(where).close()
+    holder = _locked(where)
+    run = [sys.executable, "-c", EXIT_SCRIPT, str(where)]
+    process = subprocess.Popen(run, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout.readline().strip() == "a paid answer"  # answered while the file is locked
+        time.sleep(0.5)  # let it reach its exit, where the answer still waits for the lock
+        assert process.poll() is None and _stored_keys(where) == set()
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert process.wait(timeout=60) == 0, process.stderr.read()
+    assert _stored_keys(where) == {"key"}
+    process.stdout.close()
+    process.stderr.close()
+
+
+def test_an_answer_that_cannot_be_written_in_time_is_kept_and_warned_about_once(tmp_path, caplog):
+    where = tmp_path / "cache"
+    cache = CallCache(where)
+    holder = _locked(where)
+    try:
+        cache.put("key", b"a paid answer", "chat", label="test.judge")
+        assert cache.get("key") == b"a paid answer"  # from memory, while the file is locked
+        with caplog.at_level(logging.WARNING, logger="groundset.cache"):
+            assert cache.flush(timeout=0.3) is False
+            assert cache.flush(timeout=0.3) is False
+        warnings = [r.getMessage() for r in caplog.records if r.name == "groundset.cache"]
+        assert len(warnings) == 1 and "1 answer" in warnings[0] and str(where) in warnings[0]
+        assert "lock" in warnings[0]  # "database is locked", or still waiting for it
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert cache.flush(timeout=30) is True and _stored_keys(where) == {"key"}
+    cache.close()

@@ -291,3 +291,46 @@ async def test_embeddings_do_not_queue_behind_chat_calls(stub, chat, openai_embe
     await asyncio.gather(ask(), embed())
     assert finished == ["embeddings", "chat"]
     assert len(stub.embedding_requests) == 1
+
+
+# -- issue 27: the cache file is read and written off the engine loop ----------------------------------
+
+
+async def test_the_engine_reads_and_writes_the_cache_file_off_its_loop(
+    stub, chat, openai_embeddings, tmp_path
+):
+    from groundset.core import CallCache
+    from groundset.core.aio import on_engine_thread
+
+    on_loop: list[str] = []
+
+    class WatchedCache(CallCache):
+        def get(self, key):
+            if on_engine_thread():
+                on_loop.append("get")
+            return super().get(key)
+
+        def get_many(self, keys):
+            if on_engine_thread():
+                on_loop.append("get_many")
+            return super().get_many(keys)
+
+    engine = CallEngine(cache=WatchedCache(tmp_path / "cache"))
+    data = [Passage(text=f"Alertmanager route {i}.") for i in range(3)]
+    first = [await JudgePrompt().run(chat, d, engine=engine) for d in data]
+    await engine.embed(openai_embeddings, ["routes", "receivers"])
+    rerun = CallEngine(cache=WatchedCache(tmp_path / "cache"))
+    assert [await JudgePrompt().run(chat, d, engine=rerun) for d in data] == first
+    await rerun.embed(openai_embeddings, ["routes", "receivers"])
+    assert on_loop == [] and len(stub.chat_requests) == 3 and len(stub.embedding_requests) == 1
+    assert rerun.usage["test.judge"].cache_hits == 3 and rerun.usage["embeddings"].cache_hits == 2
+
+
+async def test_concurrent_identical_calls_on_a_warm_cache_each_count_as_a_hit(stub, chat, tmp_path):
+    data = Passage(text="Alertmanager inhibits alerts.")
+    await JudgePrompt().run(chat, data, engine=CallEngine(cache=tmp_path / "cache"))
+    warm = CallEngine(cache=tmp_path / "cache")
+    results = await asyncio.gather(*(JudgePrompt().run(chat, data, engine=warm) for _ in range(20)))
+    assert len(set(map(repr, results))) == 1 and len(stub.chat_requests) == 1
+    usage = warm.usage["test.judge"]
+    assert (usage.calls, usage.cache_hits, usage.shared) == (0, 20, 0)

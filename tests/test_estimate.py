@@ -73,6 +73,7 @@ def test_estimate_calls_nothing_predicts_a_real_run_and_leaves_the_cache_alone(
     assert "estimate vs measured: chat calls" in estimate.versus(measured)
 
     sent = len(stub.requests)
+    engine.cache.flush()  # the writer thread has stored every answer of the real run
     live = _snapshot(cache)  # the real engine still has the file open: its answers are in the WAL
     again = estimate_generation(EXAMPLE_DOCS, 6, **options)
     assert len(stub.requests) == sent

@@ -1,18 +1,30 @@
 """The persistent call cache: SQLite, keyed by a hash of everything that shapes a model's answer.
 
-It makes reruns and resumed runs free: a finished call is stored the moment it returns, so
+It makes reruns and resumed runs free: a finished call is stored as soon as it returns, so
 an interrupted run repeats none of them. It stores answers only, never requests, headers or
 keys; each entry is labelled with the prompt that asked for it, so `groundset cache clear
 --prompt NAME` can drop one prompt's answers. WAL mode lets several processes share one file.
+
+Another process may hold the file's write lock for a while (a `cache clear` deleting and vacuuming),
+so no caller waits on SQLite: answers are written by a thread of their own (``_Writer``, one per
+file in a process), wait in memory until written (reads find them there), and a locked file is
+retried with backoff. Before the process exits, what still waits is written (up to
+``FLUSH_SECONDS``); what cannot be is warned about once, never dropped silently. The engine reads
+off its loop too (``aget``, ``aget_many``).
 """
 
 from __future__ import annotations
 
+import asyncio
+import atexit
+import logging
 import os
 import sqlite3
 import threading
 import time
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +33,12 @@ from .errors import ConfigError
 CACHE_ENV = "GROUNDSET_CACHE_DIR"
 FILENAME = "calls.sqlite"
 DAY = 86400.0  # seconds
+#: How long answers may wait for a locked file when the process exits (or a count or clear needs them).
+FLUSH_SECONDS = 30.0
+_WRITE_BUSY_SECONDS = 1.0  # the writer's SQLite busy timeout per attempt; backoff waits come on top
+_MAX_BACKOFF_SECONDS = 2.0
+_IDLE_SECONDS = 2.0  # the writer thread ends after this long with nothing to write
+log = logging.getLogger("groundset.cache")
 
 
 def default_cache_dir() -> Path:
@@ -34,7 +52,16 @@ def default_cache_dir() -> Path:
 
 
 class CallCache:
-    """A key -> bytes store in one SQLite file, safe across threads and processes."""
+    """A key -> bytes store in one SQLite file, safe across threads and processes.
+
+    ``put``/``put_many``/``discard`` never wait on the file (see the module doc); ``get`` and the
+    counts see what they stored at once. ``flush`` waits until it is written.
+    """
+
+    #: None for subclasses that never write (the estimate's read-only cache).
+    _writer: _Writer | None = None
+    #: The keys ``aget`` collected for the next read, with the loop that asked (see ``_read_asked``).
+    _asked: tuple[asyncio.AbstractEventLoop, dict[str, asyncio.Future[bytes | None]]] | None = None
 
     def __init__(self, directory: str | Path) -> None:
         self.directory = Path(directory).expanduser()
@@ -57,15 +84,21 @@ class CallCache:
                 f"pass another directory (--cache DIR or {CACHE_ENV}) or disable it (--no-cache)"
             ) from exc
         self._lock = threading.Lock()
+        self._writer = _writer_for(self.path)
 
     def get(self, key: str) -> bytes | None:
+        waiting = self._waiting([key])
+        if key in waiting:
+            return waiting[key]
         with self._lock:
             row = self._conn.execute("SELECT value FROM calls WHERE key = ?", (key,)).fetchone()
         return None if row is None else bytes(row[0])
 
     def get_many(self, keys: Iterable[str]) -> dict[str, bytes]:
         keys = list(dict.fromkeys(keys))
-        found: dict[str, bytes] = {}
+        waiting = self._waiting(keys)
+        found = {key: value for key, value in waiting.items() if value is not None}
+        keys = [key for key in keys if key not in waiting]
         with self._lock:
             for start in range(0, len(keys), 500):
                 part = keys[start : start + 500]
@@ -74,27 +107,62 @@ class CallCache:
                 found.update((k, bytes(v)) for k, v in rows)
         return found
 
+    async def aget(self, key: str) -> bytes | None:
+        """``get`` in a thread of its own, so a busy file never holds up the caller's event loop; a file
+        that cannot be read at all counts as a miss (warned about once). Keys asked for in the same
+        moment go to that thread together: one hand-over for a whole gather, not one per key."""
+        loop = asyncio.get_running_loop()
+        if self._asked is None or self._asked[0] is not loop:
+            self._asked = (loop, {})
+            loop.call_soon(self._read_asked, self._asked)
+        asked = self._asked[1]
+        if key not in asked:
+            asked[key] = loop.create_future()
+        return await asyncio.shield(asked[key])
+
+    def _read_asked(self, batch: tuple[asyncio.AbstractEventLoop, dict[str, Any]]) -> None:
+        """Look up the keys ``aget`` collected in ``batch`` (closed now), in the reader thread."""
+        if self._asked is batch:
+            self._asked = None
+        asked = batch[1]
+        reading = asyncio.ensure_future(_read_off_loop(self, self._get_each, list(asked), {}))
+        reading.add_done_callback(partial(_answer_reads, asked))
+
+    def _get_each(self, keys: list[str]) -> dict[str, bytes | None]:
+        return {key: self.get(key) for key in keys}  # ``get``, so a subclass's own ``get`` sees each
+
+    async def aget_many(self, keys: Iterable[str]) -> dict[str, bytes]:
+        """``get_many`` off the event loop (see ``aget``)."""
+        return await _read_off_loop(self, self.get_many, list(keys), {})
+
+    def _waiting(self, keys: list[str]) -> dict[str, bytes | None]:
+        """The answers (None: a removal) of ``keys`` still waiting to be written."""
+        return {} if self._writer is None else self._writer.waiting(keys)
+
     def put(self, key: str, value: bytes, kind: str, *, label: str | None = None) -> None:
         self.put_many([(key, value)], kind, label=label)
 
     def put_many(self, items: Iterable[tuple[str, bytes]], kind: str, *, label: str | None = None) -> None:
-        """Store answers; ``label`` names the prompt that asked (None for embeddings)."""
+        """Store answers (written off the caller's thread); ``label`` names the prompt that asked (None
+        for embeddings)."""
         now = time.time()
-        rows = [(k, kind, sqlite3.Binary(v), now, label) for k, v in items]
-        if not rows:
-            return
-        with self._lock:
-            self._conn.executemany(
-                "INSERT OR REPLACE INTO calls (key, kind, value, created, label) VALUES (?, ?, ?, ?, ?)", rows
-            )
+        rows = {k: (bytes(v), kind, now, label) for k, v in items}
+        if rows and self._writer is not None:
+            self._writer.add(rows)
 
     def discard(self, key: str) -> None:
         """Forget one entry (an answer that no longer passes its prompt's checks)."""
-        with self._lock:
-            self._conn.execute("DELETE FROM calls WHERE key = ?", (key,))
+        if self._writer is not None:
+            self._writer.add({key: None})
+
+    def flush(self, timeout: float = FLUSH_SECONDS) -> bool:
+        """Wait until every answer stored so far is in the file; False (with a warning, once) when the
+        file stayed locked or unwritable for ``timeout`` seconds: the answers then stay in memory."""
+        return self._writer is None or self._writer.flush(timeout)
 
     def stats(self) -> dict[str, Any]:
         """What `groundset cache info` shows: size, entries by kind and by prompt, oldest and newest."""
+        self.flush()
         with self._lock:
             entries, oldest, newest = self._conn.execute(
                 "SELECT COUNT(*), MIN(created), MAX(created) FROM calls"
@@ -125,6 +193,7 @@ class CallCache:
         """How many entries ``remove`` with the same filters would delete: pass the same ``before``
         (a :func:`cutoff`) to both, as days are counted back from each call's own now."""
         where, args = _filters(label, _before(before, older_than_days))
+        self.flush()
         with self._lock:
             return self._conn.execute(f"SELECT COUNT(*) FROM calls{where}", args).fetchone()[0]
 
@@ -134,6 +203,7 @@ class CallCache:
         """Delete the entries of prompt ``label`` and/or created before the timestamp ``before`` (or
         more than ``older_than_days`` ago); all if no filter is given."""
         where, args = _filters(label, _before(before, older_than_days))
+        self.flush()  # what this process stored before is removed too, not written back after
         with self._lock:
             removed = self._conn.execute(f"DELETE FROM calls{where}", args).rowcount
         return max(removed, 0)
@@ -149,6 +219,7 @@ class CallCache:
         return True
 
     def __len__(self) -> int:
+        self.flush()
         with self._lock:
             return self._conn.execute("SELECT COUNT(*) FROM calls").fetchone()[0]
 
@@ -156,11 +227,221 @@ class CallCache:
         self.remove()
 
     def close(self) -> None:
+        """Write what waits (see ``flush``), then close this handle."""
+        self.flush()
         with self._lock:
             self._conn.close()
 
     def __repr__(self) -> str:
         return f"CallCache({str(self.path)!r})"
+
+
+#: A row waiting to be written: (value, kind, created, label), or None for a removal.
+_Row = tuple[bytes, str, float, str | None] | None
+
+
+class _Writer:
+    """Writes one cache file's answers from a thread of its own, so no caller waits on SQLite's locks.
+
+    Answers wait in ``_pending`` (where reads find them) until a transaction holding them commits. A
+    locked file is retried with backoff for as long as it takes; ``flush`` waits for it, up to a
+    deadline. The thread ends when idle and starts again with the next answer. One per file in a
+    process, shared by every ``CallCache`` on it, so they all see the same answers.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._pending: dict[str, _Row] = {}
+        self._changed = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._failure: sqlite3.Error | None = None  # of the last attempt; None once one succeeds
+        self._warned: set[str] = set()  # which warnings were given: each is given once
+
+    def add(self, rows: dict[str, _Row]) -> None:
+        with self._changed:
+            self._pending.update(rows)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="groundset-cache-writer", daemon=True)
+                self._thread.start()
+            self._changed.notify_all()
+
+    def waiting(self, keys: Iterable[str]) -> dict[str, bytes | None]:
+        with self._changed:
+            if not self._pending:
+                return {}
+            found = {key: self._pending[key] for key in keys if key in self._pending}
+        return {key: None if row is None else row[0] for key, row in found.items()}
+
+    def flush(self, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while self._pending:
+                left = deadline - time.monotonic()
+                if left <= 0 or (self._failure is not None and not _is_busy(self._failure)):
+                    self._warn_unwritten()
+                    return False
+                self._changed.wait(min(left, 0.5))
+        return True
+
+    def _run(self) -> None:
+        backoff, conn = 0.0, None
+        try:
+            while (batch := self._next_batch(backoff)) is not None:
+                try:
+                    conn = conn or _writer_connection(self.path)
+                    _write(conn, batch)
+                except sqlite3.Error as exc:
+                    backoff = min(max(2 * backoff, 0.05), _MAX_BACKOFF_SECONDS)
+                    self._failed(exc)
+                    if not _is_busy(exc) and conn is not None:
+                        conn.close()  # open afresh next time (the file may have been replaced)
+                        conn = None
+                    continue
+                backoff = 0.0
+                self._written(batch)
+        except Exception:  # noqa: BLE001 - a bug here must not kill writing for the whole process
+            log.exception("the call cache writer for %s stopped", self.path)
+            with self._changed:
+                self._thread = None
+                self._changed.notify_all()
+        finally:
+            if conn is not None:
+                conn.close()
+
+    def _next_batch(self, backoff: float) -> dict[str, _Row] | None:
+        """What waits to be written, after ``backoff`` seconds (or a new answer); None: time to stop."""
+        with self._changed:
+            if backoff:
+                self._changed.wait(backoff)
+            if not self._pending:
+                self._changed.wait(_IDLE_SECONDS)
+            if not self._pending:
+                self._thread = None
+                return None
+            return dict(self._pending)
+
+    def _written(self, batch: dict[str, _Row]) -> None:
+        with self._changed:
+            for key, row in batch.items():
+                if key in self._pending and self._pending[key] is row:  # not replaced meanwhile
+                    del self._pending[key]
+            self._failure = None
+            self._changed.notify_all()
+
+    def _failed(self, exc: sqlite3.Error) -> None:
+        with self._changed:
+            self._failure = exc
+            self._changed.notify_all()
+        if not _is_busy(exc) and "unwritable" not in self._warned:
+            self._warned.add("unwritable")
+            log.warning(
+                "cannot write to the call cache %s (%s): answers are kept in memory for this run and "
+                "written when the file can be; check the file, or pass another --cache DIR",
+                self.path,
+                exc,
+            )
+
+    def _warn_unwritten(self) -> None:
+        """Called with ``_changed`` held, when answers are given up on: the first time only."""
+        if "unwritten" in self._warned:
+            return
+        self._warned.add("unwritten")
+        count = sum(row is not None for row in self._pending.values())
+        reason = self._failure or "still waiting for the file's write lock"
+        log.warning(
+            "%d %s could not be written to the call cache %s (%s): this run used %s, but a later run will "
+            "pay for %s again. Another process may hold the file (e.g. `groundset cache clear`)",
+            count,
+            "answer" if count == 1 else "answers",
+            self.path,
+            reason,
+            "it" if count == 1 else "them",
+            "it" if count == 1 else "them",
+        )
+
+
+def _writer_connection(path: Path) -> sqlite3.Connection:
+    """The writer thread's own connection: a short busy timeout, as its own backoff does the waiting."""
+    conn = sqlite3.connect(path, timeout=_WRITE_BUSY_SECONDS, isolation_level=None)
+    conn.execute("PRAGMA synchronous=NORMAL")
+    return conn
+
+
+def _write(conn: sqlite3.Connection, batch: dict[str, _Row]) -> None:
+    """Store ``batch`` in one transaction: all of it or, on any error, none of it."""
+    puts = [(k, r[1], sqlite3.Binary(r[0]), r[2], r[3]) for k, r in batch.items() if r is not None]
+    removals = [(k,) for k, r in batch.items() if r is None]
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.executemany(
+            "INSERT OR REPLACE INTO calls (key, kind, value, created, label) VALUES (?, ?, ?, ?, ?)", puts
+        )
+        conn.executemany("DELETE FROM calls WHERE key = ?", removals)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
+def _is_busy(exc: BaseException) -> bool:
+    """A lock another connection holds: worth waiting for (anything else will not go away by itself)."""
+    text = str(exc).lower()
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+
+
+_writers: dict[Path, _Writer] = {}
+_writers_lock = threading.Lock()
+
+
+def _writer_for(path: Path) -> _Writer:
+    """The process's writer of the file at ``path`` (made on first use)."""
+    real = path.resolve()
+    with _writers_lock:
+        if real not in _writers:
+            _writers[real] = _Writer(real)
+        return _writers[real]
+
+
+@atexit.register
+def _flush_at_exit() -> None:
+    """Nothing paid for is lost on exit: write what waits, giving a locked file up to FLUSH_SECONDS."""
+    deadline = time.monotonic() + FLUSH_SECONDS
+    with _writers_lock:
+        writers = list(_writers.values())
+    for writer in writers:
+        writer.flush(max(deadline - time.monotonic(), 0.0))
+
+
+#: Where the engine's reads run: one thread (reads of one file share its connection anyway), started on
+#: first use.
+_reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="groundset-cache-reader")
+_unreadable_warned = False
+
+
+async def _read_off_loop(cache: CallCache, read: Any, keys: Any, missing: Any) -> Any:
+    """Run ``read(keys)`` in the cache reader thread; a file that cannot be read is a miss (``missing``)."""
+    global _unreadable_warned
+    try:
+        return await asyncio.get_running_loop().run_in_executor(_reader, partial(read, keys))
+    except sqlite3.Error as exc:
+        if not _unreadable_warned:
+            _unreadable_warned = True
+            log.warning("cannot read the call cache %s (%s): these calls are made again", cache.path, exc)
+        return missing
+
+
+def _answer_reads(asked: dict[str, asyncio.Future[bytes | None]], reading: asyncio.Future[Any]) -> None:
+    """Hand each waiting ``aget`` its value (a failed or cancelled read: its error)."""
+    for key, future in asked.items():
+        if future.done():
+            continue
+        if reading.cancelled():
+            future.cancel()
+        elif reading.exception() is not None:
+            future.set_exception(reading.exception())
+        else:
+            future.set_result(reading.result().get(key))
 
 
 def _add_label_column(conn: sqlite3.Connection) -> None:

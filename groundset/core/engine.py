@@ -105,17 +105,15 @@ class CallEngine:
         """Return the stored value for ``key`` or compute it once, however many callers ask at once.
 
         ``label`` (the prompt's name) is stored with the value. ``accept`` rechecks a stored value:
-        one it rejects (written before a check existed) is dropped and computed again.
+        one it rejects (written before a check existed) is dropped and computed again. The lookup is
+        shared like the computation: the cache is read off the loop, and a caller arriving meanwhile
+        must not start a second request.
         """
         assert on_engine_thread(), "CallEngine.cached must run on the engine loop"
-        hit = self._stored(key, stage, accept)
-        if hit is not None:
-            return hit
         task = self._inflight.get(key)
-        if task is not None:
-            self.record(stage, shared=1)
-        else:
-            task = asyncio.ensure_future(self._compute_and_store(key, compute, kind, label))
+        joined = task is not None
+        if task is None:
+            task = asyncio.ensure_future(self._stored_or_computed(key, compute, kind, label, accept))
             self._inflight[key] = task
             self._waiters[key] = 0
             task.add_done_callback(lambda t: self._forget(key, t))
@@ -124,21 +122,44 @@ class CallEngine:
         # every caller has given up (an interrupted run), it is cancelled so nothing more is spent.
         self._waiters[key] += 1
         try:
-            return await asyncio.shield(task)
+            value, from_cache = await asyncio.shield(task)
         except asyncio.CancelledError:
             self._give_up(key, task)
             raise
+        except Exception:
+            if joined:
+                self.record(stage, shared=1)
+            raise
+        self._count_answer(stage, from_cache=from_cache, joined=joined)
+        return value
 
-    def _stored(self, key: str, stage: str | None, accept: Callable[[bytes], bool] | None) -> bytes | None:
-        if self.cache is None:
-            return None
-        hit = self.cache.get(key)
-        if hit is not None and accept is not None and not accept(hit):
-            self.cache.discard(key)
-            return None
-        if hit is not None:
+    def _count_answer(self, stage: str | None, *, from_cache: bool, joined: bool) -> None:
+        """A stored answer is a cache hit for every caller; a computed one is shared by those who joined."""
+        if from_cache:
             self.record(stage, cache_hits=1)
-        return hit
+        elif joined:
+            self.record(stage, shared=1)
+
+    async def _stored_or_computed(
+        self,
+        key: str,
+        compute: Callable[[], Awaitable[bytes]],
+        kind: str,
+        label: str | None,
+        accept: Callable[[bytes], bool] | None,
+    ) -> tuple[bytes, bool]:
+        """(the value, whether it came from the cache). A computed value is handed to the cache's writer,
+        which stores it off the loop (and keeps it in memory until then)."""
+        if self.cache is not None:
+            hit = await self.cache.aget(key)
+            if hit is not None and (accept is None or accept(hit)):
+                return hit, True
+            if hit is not None:
+                self.cache.discard(key)
+        value = await compute()
+        if self.cache is not None:
+            self.cache.put(key, value, kind, label=label)
+        return value, False
 
     def _give_up(self, key: str, task: asyncio.Future[Any]) -> None:
         """One waiter of ``task`` left; the last one cancels it and frees ``key`` at once, so a caller
@@ -154,14 +175,6 @@ class CallEngine:
         if self._inflight.get(key) is task:
             del self._inflight[key]
             self._waiters.pop(key, None)
-
-    async def _compute_and_store(
-        self, key: str, compute: Callable[[], Awaitable[bytes]], kind: str, label: str | None
-    ) -> bytes:
-        value = await compute()
-        if self.cache is not None:
-            self.cache.put(key, value, kind, label=label)
-        return value
 
     # -- one request: concurrency, rate, timeout, retry, usage ------------------------
     async def request(
@@ -239,29 +252,59 @@ class CallEngine:
         identity = model_identity(model)
         keys = [stable_hash(["embedding", identity, text]) for text in texts]
         text_of = dict(zip(keys, texts, strict=True))
-        found: dict[str, np.ndarray] = {}
-        if self.cache is not None:
-            for key, blob in self.cache.get_many(text_of).items():
-                found[key] = np.frombuffer(blob, dtype=np.float32)
-            if found:
-                self.record(stage, cache_hits=len(found))
-        waiting = {k: self._inflight[k] for k in text_of if k not in found and k in self._inflight}
-        if waiting:
-            self.record(stage, shared=len(waiting))
-        todo = [k for k in text_of if k not in found and k not in waiting]
+        joined = {k for k in text_of if k in self._inflight}
+        todo = {k: text for k, text in text_of.items() if k not in joined}
         loop = asyncio.get_running_loop()
-        for key in todo:
+        for key in todo:  # in flight before the cache is read, so a caller arriving meanwhile waits for it
             future = loop.create_future()
             future.add_done_callback(_consume_exception)
             self._inflight[key] = future
-            waiting[key] = future
+        futures = {k: self._inflight[k] for k in text_of}
         if todo:
-            self._queue_embeddings(model, identity, [(k, text_of[k]) for k in todo], stage)
-        for key, future in waiting.items():
-            found[key] = await asyncio.shield(future)
+            lookup = asyncio.ensure_future(self._stored_or_queued(model, identity, todo, stage))
+            lookup.add_done_callback(_consume_exception)
+        found: dict[str, np.ndarray] = {}
+        stored: set[str] = set()
+        for key, future in futures.items():
+            found[key], from_cache = await asyncio.shield(future)
+            if from_cache:
+                stored.add(key)
+        if stored:
+            self.record(stage, cache_hits=len(stored))
+        if joined - stored:
+            self.record(stage, shared=len(joined - stored))
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
         return np.vstack([found[k] for k in keys]).astype(np.float32, copy=False)
+
+    async def _stored_or_queued(
+        self, model: Any, identity: str, todo: dict[str, str], stage: str | None
+    ) -> None:
+        """Answer the in-flight texts the cache holds (read off the loop); queue the rest for requests.
+        A task of its own: a caller that gives up must not strand the others waiting on these texts."""
+        try:
+            stored = await self.cache.aget_many(todo) if self.cache is not None else {}
+        except BaseException as exc:
+            for key in todo:
+                self._settle(key, exc)
+            if not isinstance(exc, Exception):
+                raise
+            return
+        for key, blob in stored.items():
+            self._settle(key, (np.frombuffer(blob, dtype=np.float32), True))
+        rest = [(k, text) for k, text in todo.items() if k not in stored]
+        if rest:
+            self._queue_embeddings(model, identity, rest, stage)
+
+    def _settle(self, key: str, result: tuple[np.ndarray, bool] | BaseException) -> None:
+        """Give the callers waiting on ``key`` its (vector, from the cache) or an error."""
+        future = self._inflight.pop(key, None)
+        if future is None or future.done():
+            return
+        if isinstance(result, BaseException):
+            future.set_exception(result if isinstance(result, Exception) else asyncio.CancelledError())
+        else:
+            future.set_result(result)
 
     def _queue_embeddings(
         self, model: Any, identity: str, items: list[tuple[str, str]], stage: str | None
@@ -302,21 +345,17 @@ class CallEngine:
         try:
             vectors = await self.request(model, stage, send, kind="embeddings")
             rows = [np.asarray(v, dtype=np.float32) for v in vectors]
-            if self.cache is not None:
+            if self.cache is not None:  # handed to the cache's writer: stored off the loop
                 self.cache.put_many(
                     ((k, r.tobytes()) for (k, _), r in zip(batch, rows, strict=True)), "embedding"
                 )
             for (key, _), row in zip(batch, rows, strict=True):
-                future = self._inflight.pop(key, None)
-                if future is not None and not future.done():
-                    future.set_result(row)
+                self._settle(key, (row, False))
         except BaseException as exc:
             if not batch and identity in self._embed_queue:  # stopped before its turn: fail what waited
                 batch.extend(self._take_embeddings(identity))
             for key, _ in batch:
-                future = self._inflight.pop(key, None)
-                if future is not None and not future.done():
-                    future.set_exception(exc if isinstance(exc, Exception) else asyncio.CancelledError())
+                self._settle(key, exc)
             if not isinstance(exc, Exception):
                 raise
 
