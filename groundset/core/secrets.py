@@ -57,6 +57,15 @@ def register_model_secrets(model: Any) -> None:
 
 def redact(text: str) -> str:
     """Replace every known secret, and every credential-shaped value, in ``text`` with ``***``."""
+    text = redact_known(text)
+    for pattern, replacement in _CREDENTIALS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def redact_known(text: str) -> str:
+    """Replace every registered secret in ``text`` with ``***``, and nothing else: for data (a target's
+    answer) where a credential-shaped phrase ("Bearer <token>" in a docs answer) is content, not a leak."""
     for name in _SECRET_ENV:
         register_secret(os.environ.get(name))
     with _lock:
@@ -64,8 +73,6 @@ def redact(text: str) -> str:
     for secret in secrets:
         if secret in text:
             text = text.replace(secret, _HIDDEN)
-    for pattern, replacement in _CREDENTIALS:
-        text = pattern.sub(replacement, text)
     return text
 
 

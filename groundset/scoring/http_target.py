@@ -10,10 +10,23 @@ from urllib.parse import unquote, urlsplit
 import httpx
 
 from ..core.errors import ConfigError
-from ..core.secrets import redact, register_secret
+from ..core.secrets import redact, redact_known, register_secret
 from .targets import History, RagAnswer, as_answer, conversation_text
 
 DEFAULT_TIMEOUT = 60.0
+# Headers that say how to talk, not who is talking: their values are no secret (and "application/json"
+# must not vanish from every answer and message). Every other header's value is treated as a secret.
+PLAIN_HEADERS = frozenset(
+    {
+        "accept",
+        "accept-encoding",
+        "accept-language",
+        "cache-control",
+        "connection",
+        "content-type",
+        "user-agent",
+    }
+)
 
 
 class HttpTarget:
@@ -26,6 +39,10 @@ class HttpTarget:
     question adds the earlier turns, ``[{"role": "user" | "assistant", "content": ...}, ...]``, to the
     body as ``history_field`` (only for questions that have them); ``history_field=""`` says the
     endpoint takes no history, and the conversation is then written out before the question.
+
+    Redirects are not followed (a POST does not survive every redirect, and credentials must not travel to
+    another host): a 3xx reply fails its question, naming where it pointed. Header values (but those of
+    ``PLAIN_HEADERS``) are secrets: hidden in errors, and in answers that echo them back.
     """
 
     def __init__(
@@ -64,7 +81,7 @@ class HttpTarget:
         self.payload = dict(payload or {})
         self.headers = dict(headers or {})
         for key, value in self.headers.items():  # an Authorization or API-key header never reaches a log
-            if any(word in key.lower() for word in ("auth", "key", "token", "secret", "cookie")):
+            if key.strip().lower() not in PLAIN_HEADERS:
                 register_secret(value)  # the whole value, and the token after a scheme ("Bearer ...")
                 register_secret(value.split(" ", 1)[-1])
         self.timeout = timeout
@@ -84,6 +101,8 @@ class HttpTarget:
             raise TimeoutError(f"{self.name} did not answer within {self.timeout:g} s") from None
         except httpx.HTTPError as exc:
             raise ConnectionError(f"{self.name}: {type(exc).__name__}: {redact(str(exc))}") from None
+        if 300 <= reply.status_code < 400:
+            raise ConnectionError(self._redirect_error(reply))
         if reply.status_code >= 400:
             text = redact(reply.text[:200].replace("\n", " "))
             raise ConnectionError(f"{self.name} answered HTTP {reply.status_code}: {text}")
@@ -93,7 +112,21 @@ class HttpTarget:
             raise ValueError(
                 f"{self.name} did not answer with JSON: {redact(repr(reply.text[:120]))}"
             ) from None
-        return self.read(data)
+        return _without_secrets(self.read(data))
+
+    def _redirect_error(self, reply: httpx.Response) -> str:
+        """Where a redirect pointed (resolved against the target's URL, credentials removed)."""
+        status, location = reply.status_code, reply.headers.get("location")
+        if not location:
+            return f"{self.name} answered HTTP {status} (a redirect with no Location); expected JSON"
+        try:
+            where = str(httpx.URL(self.url).join(location).copy_with(username=None, password=None))
+        except httpx.InvalidURL:
+            where = repr(location[:200])
+        return (
+            f"{self.name} answered HTTP {status}, a redirect to {redact(where)}: redirects are not followed; "
+            "use that URL as the target"
+        )
 
     def read(self, data: Any) -> RagAnswer:
         """The answer in a decoded JSON reply, by the configured field paths or the usual key names."""
@@ -112,6 +145,17 @@ class HttpTarget:
         if self._client is not None:
             await self._client.aclose()
             self._client = None
+
+
+def _without_secrets(answer: RagAnswer) -> RagAnswer:
+    """The answer with every registered secret (header values a server echoed back) replaced by ``***``,
+    before it reaches the run file, the report or a log."""
+    ids = answer.retrieved_context_ids
+    return RagAnswer(
+        response=redact_known(answer.response),
+        retrieved_contexts=[redact_known(text) for text in answer.retrieved_contexts],
+        retrieved_context_ids=None if ids is None else [redact_known(i) for i in ids],
+    )
 
 
 def _at(data: Any, path: str, url: str) -> Any:

@@ -13,7 +13,6 @@ conversation written out before the question, as one text (``conversation_text``
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import importlib
 import inspect
 import sys
@@ -25,12 +24,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..core.errors import ConfigError
 from ..samples.evaluation import SingleTurnSample
+from .target_threads import TARGET_THREADS
 
 RESPONSE_KEYS = ("response", "answer", "output", "result")
 CONTEXT_KEYS = ("retrieved_contexts", "contexts", "context", "source_documents", "documents")
 ID_KEYS = ("retrieved_context_ids", "context_ids", "ids")
 History = list[dict[str, str]]
 HISTORY_AS_TEXT = "the target takes no history parameter: conversations were sent as one text"
+CANCEL_GRACE_S = 1.0  # how long a timed-out async call may take to unwind before the run goes on without it
 
 
 class RagAnswer(BaseModel):
@@ -55,7 +56,8 @@ class Target(Protocol):
 
 
 class CallableTarget:
-    """A Python function ``f(question)``; a sync one runs in a worker thread so others can run meanwhile.
+    """A Python function ``f(question)``; a sync one runs on a daemon thread (``target_threads``) so others
+    run meanwhile and a hung one can be abandoned at its timeout.
 
     A follow-up question goes as ``f(question, history=[...])`` when the function has a ``history``
     parameter (or ``**kwargs``), else as ``f(conversation_text(question, history))``. Other questions
@@ -82,7 +84,7 @@ class CallableTarget:
         if self._is_async:
             value = await self.function(*args, **kwargs)
         else:
-            value = await asyncio.to_thread(self.function, *args, **kwargs)
+            value = await TARGET_THREADS.run(self.function, *args, **kwargs)
             if inspect.isawaitable(value):
                 value = await value
         return as_answer(value)
@@ -95,6 +97,7 @@ class RunnableTarget:
     as the common ``{"input": ...}`` retrieval chains; a follow-up question adds the earlier turns as
     ``{"history": [{"role": ..., "content": ...}, ...]}`` beside it. Without ``input_key`` the runnable
     takes one string, so a follow-up is sent as the conversation written out before the question.
+    A sync-only Runnable (see ``sync_only``) is invoked on a daemon thread, as a sync function is.
     """
 
     def __init__(self, runnable: Any, *, input_key: str | None = None, name: str | None = None) -> None:
@@ -102,6 +105,7 @@ class RunnableTarget:
         self.input_key = input_key
         self.name = name or getattr(runnable, "name", None) or type(runnable).__name__
         self.takes_history = input_key is not None
+        self._sync_only = sync_only(runnable)
 
     async def answer(self, question: str, history: History | None = None) -> RagAnswer:
         payload: Any
@@ -109,7 +113,24 @@ class RunnableTarget:
             payload = {self.input_key: question, **({"history": history} if history else {})}
         else:
             payload = conversation_text(question, history) if history else question
+        if self._sync_only:
+            return as_answer(await TARGET_THREADS.run(self.runnable.invoke, payload))
         return as_answer(await self.runnable.ainvoke(payload))
+
+
+def sync_only(runnable: Any) -> bool:
+    """Whether a Runnable has no async code of its own: its ``ainvoke`` would only run ``invoke`` on the
+    event loop's shared executor (a sync ``RunnableLambda``, a chain of them, a binding of one, or a class
+    that implements ``invoke`` only). Such a Runnable is invoked on groundset's own daemon threads."""
+    from langchain_core.runnables import Runnable, RunnableBinding, RunnableLambda, RunnableSequence
+
+    if isinstance(runnable, RunnableLambda):
+        return not hasattr(runnable, "afunc")
+    if isinstance(runnable, RunnableSequence):
+        return all(sync_only(step) for step in runnable.steps)
+    if isinstance(runnable, RunnableBinding):
+        return sync_only(runnable.bound)
+    return isinstance(runnable, Runnable) and type(runnable).ainvoke is Runnable.ainvoke
 
 
 def takes_keyword(function: Any, name: str) -> bool:
@@ -300,8 +321,13 @@ async def ask(target: Target, question: str, history: History | None = None) -> 
 async def timed_answer(
     target: Target, question: str, timeout: float | None, history: History | None = None
 ) -> RagAnswer:
-    """One answer within ``timeout`` seconds (a slow target fails that question, not the run). A
-    TimeoutError the target raises itself (its own HTTP timeout) keeps its own message."""
+    """One answer within ``timeout`` seconds of the call (a slow target fails that question, not the run).
+
+    The caller takes its concurrency slot first, so waiting for one never counts. A call still running at
+    the timeout is abandoned: cancelled, and given ``CANCEL_GRACE_S`` to unwind; a sync call (no thread can
+    be stopped) or an async one that ignores the cancellation runs on unobserved, and its slot is free
+    again at once. A TimeoutError the target raises itself (its own HTTP timeout) keeps its own message.
+    """
     task = asyncio.ensure_future(ask(target, question, history))
     try:
         done, _ = await asyncio.wait({task}, timeout=timeout)
@@ -310,7 +336,13 @@ async def timed_answer(
         raise
     if not done:
         task.cancel()
-        with contextlib.suppress(BaseException):
-            await task
-        raise TimeoutError(f"the target took longer than {timeout:g} s")
+        task.add_done_callback(_forget_outcome)
+        await asyncio.wait({task}, timeout=CANCEL_GRACE_S)
+        raise TimeoutError(f"timed out after {timeout:g} s")
     return task.result()
+
+
+def _forget_outcome(task: asyncio.Future[Any]) -> None:
+    """An abandoned call's late failure is no "exception was never retrieved" warning: its row has failed."""
+    if not task.cancelled():
+        task.exception()
