@@ -358,3 +358,99 @@ def test_cli_with_offline_faithfulness(offline_labels, tmp_path, capsys):
     assert code == 0, printed.err
     assert "0.900" in next(line for line in printed.out.splitlines() if "(preferences)" in line)
     assert json.loads(report.read_text())["figures"]["pairwise_accuracy"]["value"] == 1.0
+
+
+class LowerLookup(Lookup):
+    """Lookup for a metric where lower is better (as noise sensitivity, harmfulness, maliciousness)."""
+
+    name = "lower_lookup"
+    higher_is_better = False
+
+
+def mirrored(path, tmp_path):
+    """The same labels with every judge score s turned into 1 - s: what a lower-is-better judge gives."""
+
+    def flip(row):
+        score = row["metadata"]["score"]
+        return {**row, "metadata": {"score": None if score is None else 1 - score}}
+
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    rows = [
+        {**row, "better": flip(row["better"]), "worse": flip(row["worse"])} if "better" in row else flip(row)
+        for row in rows
+    ]
+    return write(tmp_path, rows, f"mirrored-{path.name}")
+
+
+@pytest.mark.parametrize("labels", ["graded", "binary"])
+def test_a_lower_is_better_metric_agrees_when_it_scores_the_better_answer_lower(labels, request, tmp_path):
+    """Every figure (preferences, pairwise, Spearman, kappa, and their CIs) of a lower-is-better judge on
+    mirrored scores equals the higher-is-better judge's on the originals; kappa counts a score at or
+    below the threshold as good (1)."""
+    path = request.getfixturevalue(labels)
+    upward, downward = run(path), run(mirrored(path, tmp_path), LowerLookup())
+    assert downward.figures() == upward.figures()
+    assert not downward.higher_is_better and upward.higher_is_better
+    assert downward.to_dict()["higher_is_better"] is False
+
+
+NOISE_CONTEXTS = [
+    "By default Prometheus keeps blocks for 15 days before deleting them. Thanos keeps blocks in object "
+    "storage for one year.",
+    "Prometheus stores samples in a local time series database on disk.",
+]
+RIGHT = "Prometheus keeps blocks for 15 days by default."
+NOISY_ANSWER = "Thanos keeps blocks in object storage for one year."
+HALF_NOISY = f"{RIGHT} {NOISY_ANSWER}"
+
+
+def noise_row(response):
+    return {
+        "user_input": "How long does Prometheus keep blocks?",
+        "response": response,
+        "reference": RIGHT,
+        "retrieved_contexts": NOISE_CONTEXTS,
+    }
+
+
+def test_cli_calibrates_offline_noise_sensitivity_where_lower_is_better(tmp_path, capsys):
+    """Issue 27: labels the offline noise judge matches perfectly (it scores the good answers 0 and the
+    noisy ones higher) came out as 0.0 agreement; every figure is 1."""
+    good = [RIGHT, "Prometheus deletes blocks after 15 days.", NOISE_CONTEXTS[1]]
+    rows = [{**noise_row(text), "human_score": 1} for text in good]
+    rows += [{**noise_row(NOISY_ANSWER), "human_score": 0}]
+    preferences = [(RIGHT, NOISY_ANSWER), (RIGHT, HALF_NOISY), (HALF_NOISY, NOISY_ANSWER)]
+    rows += [{"better": noise_row(b), "worse": noise_row(w)} for b, w in preferences]
+    report = tmp_path / "noise.json"
+    command = ["calibrate", str(write(tmp_path, rows)), "-m", "noise_sensitivity", "-q", "--no-cache"]
+    assert main([*command, "-o", str(report)]) == 0
+    figures = json.loads(report.read_text())["figures"]
+    assert {name: figure["value"] for name, figure in figures.items()} == {
+        "preference_accuracy": 1.0,
+        "pairwise_accuracy": 1.0,
+        "spearman": 1.0,
+        "kappa": 1.0,
+    }
+    assert "lower is better" in capsys.readouterr().out
+
+
+def test_harmfulness_judged_by_an_llm_is_read_lower_is_better(stub, chat, tmp_path):
+    """Through the stub: the judge flags the rude answers harmful (1), which people scored worse."""
+    from .openai_stub import Reply
+
+    def judge(body):
+        harmful = "idiot" in body["messages"][-1]["content"]
+        return Reply.json({"reason": "insults" if harmful else "polite", "verdict": harmful})
+
+    stub.on_chat(judge)
+    answers = [
+        "Restart the server, you idiot.",
+        "Restart the server.",
+        "Check the logs, idiot.",
+        "Check logs.",
+    ]
+    rows = [{"response": text, "human_score": int("idiot" not in text)} for text in answers]
+    rows += [{"better": {"response": answers[1]}, "worse": {"response": answers[0]}}]
+    agreement = run(write(tmp_path, rows), METRICS["harmfulness"](llm=chat))
+    assert agreement.preference_accuracy.value == agreement.kappa.value == 1.0
+    assert agreement.spearman.value == agreement.pairwise_accuracy.value == 1.0

@@ -44,6 +44,28 @@ def test_a_hedged_refusal_scores_zero(question, response):
     assert _relevancy(question, response) == 0.0
 
 
+@pytest.mark.parametrize(
+    ("question", "response"),
+    [
+        (
+            "When does Alertmanager drop an alert?",
+            "Alertmanager drops an alert when there is not enough information in its labels to route it.",
+        ),
+        ("What does the server log about dropped samples?", "The server logs no information about them."),
+        (
+            "Which retention applies?",
+            "The value is not specified in the config file, so the default applies.",
+        ),
+        ("Who decides my level?", "Your manager decides it. If you're not sure, consult your manager."),
+    ],
+)
+def test_a_fact_about_missing_information_is_an_answer_not_a_refusal(question, response):
+    """A refusal or ignorance phrase counts only as the answer's claim about itself (as in
+    ``refusal_correctness``), not in a clause about something else."""
+    assert not is_noncommittal(response)
+    assert _relevancy(question, response) > 0.0
+
+
 def test_a_response_that_only_restates_the_question_or_hedges_scores_zero():
     """No content word beyond the question's, or "depends on" with nothing concrete: not an answer."""
     restating = _scored("What port does the Node Exporter listen on?", "The Node Exporter listens on a port.")

@@ -1,10 +1,13 @@
 """Refusal correctness: out-of-scope questions declined score 1 and invented answers 0, in-scope ones the
-other way round; offline by refusal phrases (English, German, Chinese), and through a judge on the stub."""
+other way round; offline by refusal claims (six languages; facts stated in the negative are answers,
+measured on the labelled set in tests/data/refusals), and through a judge on the stub."""
 
 from __future__ import annotations
 
 import json
 import math
+from collections import defaultdict
+from pathlib import Path
 
 import pytest
 
@@ -13,7 +16,7 @@ from groundset.samples.dataset import EvaluationDataset
 from groundset.samples.evaluation import SingleTurnSample
 from groundset.scoring import evaluate
 from groundset.scoring.metrics import METRICS, RefusalCorrectness, metric_class
-from groundset.scoring.metrics.refusal_prompts import declines, find_refusal
+from groundset.scoring.metrics.refusal_phrases import declines, find_refusal
 
 from .openai_stub import Reply
 
@@ -151,6 +154,97 @@ def test_negative_facts_that_look_like_refusal_phrases_still_answer():
         "Insufficient memory for the head block leads to an out-of-memory kill.",
     ):
         assert not declines(answer), answer
+
+
+FACTS_IN_THE_NEGATIVE = [
+    # issue 27: a fact about the subject in a subordinate clause
+    "Alertmanager drops an alert when there is not enough information in its labels to route it.",
+    # the same fact as a main clause: the information is missing from the labels, not from the documents
+    "There is not enough information in the labels to route the alert, so Alertmanager drops it.",
+    "The scrape fails because the target does not provide enough information to identify the series.",
+    "In that case Prometheus has no information about the target's labels and keeps the defaults.",
+    "It is not possible to determine the number of series in advance, because labels are added at runtime.",
+    "The request context does not specify a deadline, so the call can block forever.",
+    "The rate cannot be determined from a single sample, so rate() needs at least two.",
+    'Alertmanager logs "not enough information to route" and drops the notification.',
+    "Q. What if I am not sure about signing up to be a mentor?",
+    "We can't see which URL we probed.",
+    "Alertmanager verwirft einen Alarm, wenn seine Labels nicht genug Informationen enthalten.",
+    "Prometheus gibt keine Informationen über gelöschte Serien aus.",
+    "Optionen, die in der Konfiguration nicht beschrieben sind, behalten ihren Standardwert.",
+    "Der Exporter weiß nicht, welche URL geprüft wurde.",
+    "Le serveur ne renvoie aucune information sur l'erreur.",
+    "La spécification ne précise pas l'ordre des familles de métriques.",
+    "Les métriques dont le nom n'est pas mentionné dans la configuration sont ignorées.",
+    "No hay información de depuración en el binario compilado.",
+    "El archivo no se encuentra en el directorio de datos, así que Prometheus crea uno nuevo.",
+    "Alertmanager descarta una alerta cuando sus etiquetas no contienen suficiente información.",
+    "程序找不到配置文件，于是退出。",
+    "文档中没有提到的选项会被忽略。",
+    "Prometheus 找不到目标时会把 up 设为 0。",
+    "该指标没有相关的标签信息。",
+    "設定ファイルが見つからない場合、Prometheus は起動しません。",
+    "記載されていないラベルは削除されます。",
+    "このメトリクスにはラベル情報がありません。",
+]
+
+
+@pytest.mark.parametrize("fact", FACTS_IN_THE_NEGATIVE)
+def test_a_refusal_phrase_about_the_subject_is_not_a_refusal(fact):
+    """A subordinate or relative clause, a subject or place other than the answerer and its material, an
+    impersonal claim not tied to answering, a question or a quotation: the answer states a fact."""
+    assert find_refusal(fact) is None, find_refusal(fact)
+
+
+REFUSALS_IN_SIX_LANGUAGES = [
+    "Based on the documents provided, there is no information about who maintains the Windows installer.",
+    "Since the documentation does not describe a graphical installer, I can't tell you whether one exists.",
+    "There is not enough information in the provided documents to say who sells support.",
+    "That is outside the scope of the provided documentation.",
+    "In den bereitgestellten Dokumenten gibt es keine Informationen über einen Supportvertrag.",
+    "Leider kann ich diese Frage anhand der Dokumentation nicht beantworten.",
+    "Il n'y a aucune information sur les brevets dans la documentation.",
+    "Les documents fournis ne mentionnent pas le prix d'une licence commerciale.",
+    "No hay información sobre patentes en la documentación.",
+    "Los documentos proporcionados no mencionan el precio de una licencia.",
+    "根据提供的资料，我无法回答这个问题。",
+    "很抱歉，文档里找不到这个问题的答案。",
+    "申し訳ありませんが、提供された資料には該当する情報が見つかりません。",
+    "ドキュメントにはその点について記載されていません。",
+]
+
+
+@pytest.mark.parametrize("response", REFUSALS_IN_SIX_LANGUAGES)
+def test_a_refusal_claim_about_the_answerer_or_its_documents_declines(response):
+    assert declines(response), response
+
+
+def test_the_issue_sentence_answers_an_answerable_question():
+    """Issue 27: a real answer with "not enough information" in it scored 0 as a refusal."""
+    question = "When does Alertmanager drop an alert?"
+    (cell,) = scored([sample(question, FACTS_IN_THE_NEGATIVE[0], behaviour="answer")])
+    assert cell.value == 1.0 and cell.reason.startswith("answered an answerable question"), cell.reason
+
+
+LABELLED = Path(__file__).parent / "data" / "refusals" / "refusals.jsonl"
+
+
+def test_the_offline_detector_on_the_labelled_set():
+    """Precision and recall of the refusal detector on the labelled set (sources in its README), overall
+    and per language; the README gives the figures."""
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # found and right, found, refusals
+    for line in LABELLED.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        found = declines(row["text"])
+        for group in ("all", row["language"]):
+            counts[group][0] += found and row["declines"]
+            counts[group][1] += found
+            counts[group][2] += row["declines"]
+    assert set(counts) == {"all", "en", "de", "fr", "es", "zh", "ja"}
+    for group, (right, found, refusals) in counts.items():
+        precision, recall = right / found, right / refusals
+        assert precision >= (0.98 if group == "all" else 0.95), (group, precision)
+        assert recall >= (0.97 if group == "all" else 0.95), (group, recall)
 
 
 def test_an_empty_response_is_nan_with_a_reason():

@@ -392,3 +392,53 @@ def test_answer_relevancy_sends_n_exactly_under_concurrency(stub, chat):
     )
     assert len(stub.chat_requests) == 40 and all(r.body["n"] == 3 for r in stub.chat_requests)
     assert all(len(row["answer_relevancy"].trace["questions"]) == 3 for row in result.cells)
+
+
+EMPTY_ANSWER = SingleTurnSample(
+    user_input="How long are blocks kept?", response="  ", reference="Blocks are kept for 15 days."
+)
+
+
+def test_an_empty_response_scores_zero_for_answer_correctness_offline():
+    """Judged and bad, not "cannot be judged": NaN would drop the row and lift the mean (issue 27)."""
+    from groundset.scoring import AnswerCorrectness, FactualCorrectness, SemanticSimilarity
+
+    result = evaluate(
+        EvaluationDataset([EMPTY_ANSWER, SAMPLE]),
+        [AnswerCorrectness(), FactualCorrectness(), SemanticSimilarity()],
+        show_progress=False,
+    )
+    empty = result.cells[0]
+    assert {name: cell.value for name, cell in empty.items()} == {
+        "answer_correctness": 0.0,
+        "factual_correctness": 0.0,
+        "semantic_similarity": 0.0,
+    }
+    assert empty["answer_correctness"].trace["similarity"] == 0.0
+    assert "empty" in empty["answer_correctness"].reason
+
+
+def test_an_empty_response_scores_zero_for_answer_correctness_with_an_llm(stub, chat, openai_embeddings):
+    """Through the stub: the empty response is not sent to the embedding model (whose vector for "" would
+    give it a partial similarity), and the blend is 0 whatever the weights."""
+    from groundset.scoring import AnswerCorrectness, FactualCorrectness
+
+    from .scripted_model import scripted
+
+    stub.on_chat(scripted)
+    result = evaluate(
+        EvaluationDataset([EMPTY_ANSWER]),
+        [AnswerCorrectness(), FactualCorrectness(mode="precision")],
+        llm=chat,
+        embeddings=openai_embeddings,
+        engine=CallEngine(cache=False),
+        show_progress=False,
+    )
+    assert {name: cell.value for name, cell in result.cells[0].items()} == {
+        "answer_correctness": 0.0,
+        "factual_correctness": 0.0,
+    }
+    similarity_only = AnswerCorrectness(llm=chat, embeddings=openai_embeddings, weights=(0.0, 1.0))
+    assert similarity_only.score(EMPTY_ANSWER).value == 0.0
+    embedded = [text for r in stub.embedding_requests for text in r.body["input"]]
+    assert not any(isinstance(text, str) and not text.strip() for text in embedded)

@@ -46,7 +46,11 @@ def calibrate(
         str, typer.Option("--metric", "-m", help="The metric to check (see `groundset metrics`).")
     ],
     threshold: Annotated[
-        float, typer.Option(help="Kappa (0/1 labels): a metric score at or above this counts as 1.")
+        float,
+        typer.Option(
+            help="Kappa (0/1 labels): a metric score at or above this counts as 1 (at or below, for a "
+            "metric where lower is better)."
+        ),
     ] = 0.5,
     out_file: Annotated[
         Path | None, typer.Option("--out", "-o", help="Write the agreement figures (JSON) here.")
@@ -173,6 +177,11 @@ def _print_figures(agreement: "Agreement") -> None:
             out.print(f"  {TITLES[name]}: {figure.note}")
     if agreement.note:
         out.print(f"note: {agreement.metric}: {agreement.note}")
+    if not agreement.higher_is_better:
+        out.print(
+            f"note: {agreement.metric}: lower is better, so it agrees with your labels when it scores the "
+            f"better answer lower (kappa: a score at or below {agreement.threshold:g} counts as 1)"
+        )
     few = [TITLES[name] for name, figure in agreement.figures().items() if 0 < figure.n < MIN_CI_SAMPLES]
     if few:
         out.print(f"warning: fewer than {MIN_CI_SAMPLES} items for {', '.join(few)}: no confidence interval")

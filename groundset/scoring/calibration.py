@@ -3,6 +3,11 @@
 A mean score says nothing about whether the judge ranks answers as the user would. These figures do:
 pairwise accuracy over labelled preferences and over scored samples, Spearman's rank correlation and,
 for binary labels, Cohen's kappa, each with a seeded percentile-bootstrap CI that resamples items.
+
+People's scores and preferences say how good an answer is. For a metric where lower is better
+(``Metric.higher_is_better`` False: noise sensitivity, harmfulness, maliciousness) the judge agrees when
+it scores the better answer lower, so its scores are read negated for every figure (kappa: a score at or
+below the threshold counts as 1, good).
 """
 
 from __future__ import annotations
@@ -186,6 +191,7 @@ class Agreement:
     confidence: float = 0.95
     note: str = ""
     usage: dict[str, dict[str, float]] = field(default_factory=dict)
+    higher_is_better: bool = True
 
     def figures(self) -> dict[str, Figure]:
         return {name: getattr(self, name) for name in FIGURES}
@@ -212,19 +218,21 @@ def calibrate(
     """Score every labelled sample (both sides of each pair) in one ``evaluate`` run, then compare.
 
     ``options`` go to ``evaluate`` (cache, max_concurrency, timeout, show_progress). For kappa a
-    metric score at or above ``threshold`` counts as 1.
+    metric score at or above ``threshold`` counts as 1 (at or below, for a metric where lower is better).
     """
     metric = _as_metric(metric)
     check_columns(labels, metric)
     result = evaluate(labels.dataset(), [metric], llm=llm, embeddings=embeddings, engine=engine, **options)
     human, values, pairs, skipped = _split([row[metric.name] for row in result.cells], labels)
     interval = _Interval(confidence, seed)
+    turn = 1.0 if metric.higher_is_better else -1.0  # read every score as people do: higher is better
+    values, pairs = turn * values, turn * pairs
     return Agreement(
         metric.name,
         preference_figure(pairs, interval),
         pairwise_figure(human, values, interval),
         spearman_figure(human, values, interval),
-        kappa_figure(human, values, threshold, interval),
+        kappa_figure(human, values, turn * threshold, interval),
         items=len(labels),
         samples=len(labels.samples),
         pairs=len(labels.pairs),
@@ -233,6 +241,7 @@ def calibrate(
         confidence=confidence,
         note=result.notes.get(metric.name, ""),
         usage=result.usage,
+        higher_is_better=metric.higher_is_better,
     )
 
 

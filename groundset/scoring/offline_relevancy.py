@@ -34,16 +34,15 @@ from ..text.lexical import _stem, content_words, words
 from ..text.plaintext import plain_text
 from ..text.sentences import split_sentences, word_set
 from .answer_types import expected_kinds, gives, new_names
+from .metrics.refusal_phrases import claims, find_refusal
 
-# A refusal or plain ignorance anywhere makes the whole response noncommittal.
-_NONCOMMITTAL = re.compile(
+# Plain ignorance anywhere makes the whole response noncommittal, as a refusal does (``find_refusal``:
+# the answer's own claim that it cannot answer, not a fact such as "there is not enough information in
+# its labels").
+_IGNORANCE = re.compile(
     r"\b(?:i (?:do not|don't|cannot|can't|am unable to|am not able to|could not|couldn't) "
-    r"(?:know|say|tell|answer|help|find|determine|be sure|be certain|confirm|guess)"
-    r"|i'?m (?:not sure|unsure|unable to|not able to|not certain)|not sure|no idea|unable to "
-    r"(?:answer|determine|find|say|tell)|cannot be determined|(?:no|not enough) information"
-    r"|not (?:mentioned|specified|covered|stated|described|documented) in"
-    r"|(?:the )?(?:documents?|docs|documentation|context|sources?) (?:do|does) not (?:say|mention|cover|"
-    r"contain|specify|describe|explain)|i (?:would|'d) (?:need|have) to (?:check|look)|sorry,? (?:but )?i"
+    r"(?:know|say|tell|be sure|be certain|confirm|guess)"
+    r"|i'?m (?:not sure|unsure|not certain)|not sure|no idea|i (?:would|'d) (?:need|have) to (?:check|look)"
     # declining: "I'd rather not guess", "I'd prefer not to say", "I won't speculate"
     r"|(?:i'd|i would|i) (?:rather not|prefer not to)|i (?:won't|will not) (?:guess|speculate|say)"
     # ignorance said impersonally: "it's hard to tell", "there is no way to know", "can't be certain"
@@ -108,7 +107,7 @@ Embed = Callable[[Sequence[str]], Awaitable[np.ndarray]]
 
 def is_noncommittal(response: str) -> bool:
     """Evasive, vague or refusing answers ("I'm not sure", "the docs do not say"): 0 offline."""
-    return bool(_NONCOMMITTAL.search(response))
+    return claims(response, _IGNORANCE) or find_refusal(response) is not None
 
 
 def question_parts(question: str) -> list[str]:

@@ -7,7 +7,8 @@ verified against the other; precision, recall or F1. Both use the sample's share
 call and one comparison call that judges both directions, so together they pay for it once.
 A follow-up question is read after its earlier turns (``SingleTurnSample.asked``). An out-of-scope
 question's reference only says the documents do not cover it: both are NaN there, with that reason
-(refusal_correctness scores whether the response declined).
+(refusal_correctness scores whether the response declined). An empty response is judged and scores 0
+in both (its similarity half too), never NaN, which would drop the row and lift the mean.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ..formulas import cosine, f1_from_counts, precision_from_counts, recall_fro
 from ..metric import Metric, MetricResult, ScoringContext
 from ..prompts import CompareStatementsPrompt, StatementsToCompare
 from .refusal import out_of_scope
+from .similarity import empty_response
 from .statements import statements_of
 
 OUT_OF_SCOPE = (
@@ -99,12 +101,7 @@ class AnswerCorrectness(Metric):
         tp_flags, covered = judged.response_supported, judged.reference_covered
         tp, fp, fn = sum(tp_flags), len(tp_flags) - sum(tp_flags), len(covered) - sum(covered)
         f1 = f1_from_counts(tp, fp, fn)
-        similarity = 0.0
-        if self.weights[1] > 0:
-            vectors = await ctx.engine.embed(
-                ctx.embeddings, [response, reference], stage=f"{self.stage}.embed"
-            )
-            similarity = cosine(vectors[0], vectors[1])
+        similarity = await self._similarity(response, reference, ctx) if self.weights[1] > 0 else 0.0
         score = weighted_blend([f1, similarity], list(self.weights))
         trace = {
             "response_statements": said,
@@ -114,7 +111,18 @@ class AnswerCorrectness(Metric):
             "f1": f1,
             "similarity": similarity,
         }
-        return MetricResult(score, f"{_counts(tp, fp, fn)}; F1 {f1:.3f}, similarity {similarity:.3f}", trace)
+        empty = "the response is empty: " if not response.strip() else ""
+        reason = f"{empty}{_counts(tp, fp, fn)}; F1 {f1:.3f}, similarity {similarity:.3f}"
+        return MetricResult(score, reason, trace)
+
+    async def _similarity(self, response: str, reference: str, ctx: ScoringContext) -> float:
+        """Cosine of the two texts' embeddings. An empty response scores 0 unembedded (a model's vector
+        for "" would earn it partial credit, a zero vector NaN): it is judged, and says nothing."""
+        empty = empty_response(response, reference)
+        if empty is not None:
+            return empty.value
+        vectors = await ctx.engine.embed(ctx.embeddings, [response, reference], stage=f"{self.stage}.embed")
+        return cosine(vectors[0], vectors[1])
 
 
 class FactualCorrectness(Metric):
