@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -59,9 +60,30 @@ def compare(
             help="Exit with code 1 when a metric fell by more than DROP, e.g. "
             "'faithfulness=0.05,context_recall=0.02'. A fall counts only when the whole 95% confidence "
             "interval of B minus A lies below -DROP, so noise does not fail the build; 0 fails on any "
-            "clear fall. For noise_sensitivity (lower is better) a rise above DROP fails.",
+            "clear fall. For noise_sensitivity (lower is better) a rise above DROP fails. A question "
+            "run B's target failed on and run A's answered fails too, unless --max-new-target-errors "
+            "allows it. A metric the runs had judged by different models is not checked (see --strict).",
         ),
     ] = None,
+    max_new_target_errors: Annotated[
+        int | None,
+        typer.Option(
+            "--max-new-target-errors",
+            min=0,
+            metavar="N",
+            help="How many questions run B's target may fail on that run A's answered (such a question has "
+            "no score to pair, so no metric shows it). Default 0 with --fail-on-regression; given alone, "
+            "a gate of its own.",
+        ),
+    ] = None,
+    strict: Annotated[
+        bool,
+        typer.Option(
+            "--strict",
+            help="Fail when the runs had a metric judged by different models (LLM or embeddings), or when "
+            "a run does not record its judges (an older run file), instead of warning.",
+        ),
+    ] = False,
     seed: Annotated[
         int, typer.Option("--seed", help="Seed of the bootstrap; the same seed gives the same intervals.")
     ] = 0,
@@ -79,7 +101,8 @@ def compare(
     Samples pair by test-set id, or by question text when a run has no ids. Per metric: the means over
     the pairs, the mean change B - A with its paired-bootstrap 95% CI, wins/ties/losses of B, and a
     verdict ("better"/"worse" only when the whole CI is on one side of 0). Then the samples whose
-    scores moved most.
+    scores moved most. Each run file records the models that judged it; a metric judged differently
+    gets a warning and no verdict ("judges differ"), or with --strict the comparison fails.
     """
     from ..scoring.compare import compare as run_compare
     from ..scoring.thresholds import parse_thresholds
@@ -89,8 +112,15 @@ def compare(
         if fail_on_regression is not None
         else {}
     )
-    comparison = run_compare(run_a, run_b, seed=seed, top=top)
-    failures = comparison.regressions(thresholds)  # checks the metric names before anything is printed
+    from ..scoring.run_judges import JudgesDifferWarning
+
+    with warnings.catch_warnings():  # printed below, with the notes, as a warning line per gated metric
+        warnings.simplefilter("ignore", JudgesDifferWarning)
+        comparison = run_compare(run_a, run_b, seed=seed, top=top, strict=strict)
+    gated = bool(thresholds) or max_new_target_errors is not None
+    allowed = max_new_target_errors or 0
+    # Checks the metric names before anything is printed.
+    failures = comparison.regressions(thresholds, max_new_target_errors=allowed)
     for label, name, target in (
         ("A", comparison.label_a, comparison.target_a),
         ("B", comparison.label_b, comparison.target_b),
@@ -115,10 +145,16 @@ def compare(
     if report:
         written = comparison.report(report)
         out.print(f"wrote {written}")
-    if not thresholds:
+    if not gated:
         return
     for name in thresholds:
-        if math.isnan(comparison.metrics[name].ci_low):
+        if name in comparison.judges_differ:
+            out.print(
+                f"warning: {name}: run A and run B were judged by different models "
+                f"({comparison.judges_differ[name]}); its --fail-on-regression threshold was not checked "
+                "(--strict fails instead)"
+            )
+        elif math.isnan(comparison.metrics[name].ci_low):
             out.print(
                 f"warning: {name}: only {comparison.metrics[name].n} scored pairs, too few for a "
                 "confidence interval; its --fail-on-regression threshold was not checked"
@@ -127,7 +163,8 @@ def compare(
         out.print(f"REGRESSION {line}")
     if failures:
         count = len(failures)
-        raise RegressionFound(f"{count} regression{'s' * (count != 1)} beyond --fail-on-regression")
+        option = "--fail-on-regression" if thresholds else "--max-new-target-errors"
+        raise RegressionFound(f"{count} regression{'s' * (count != 1)} beyond {option}")
     out.print("no regression beyond the thresholds")
 
 

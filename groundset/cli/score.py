@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import time
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -17,11 +20,13 @@ from .common import (
     NoCacheOption,
     QuietOption,
     TimeoutOption,
+    err,
     make_engine,
     out,
 )
 from .summary import (
     FailUnderOption,
+    MaxTargetErrorsOption,
     ReportOption,
     check_gate,
     chosen_metrics,
@@ -57,6 +62,7 @@ def score(
     ] = None,
     report: ReportOption = None,
     fail_under: FailUnderOption = None,
+    max_target_errors: MaxTargetErrorsOption = None,
     question_field: Annotated[
         str, typer.Option(help="HTTP target: request JSON field that carries the question.")
     ] = "question",
@@ -91,8 +97,9 @@ def score(
     quiet: QuietOption = False,
 ) -> None:
     """Ask the --target RAG system every question of the test set, score its answers and print the summary;
-    optionally write the run and an HTML report, and exit 1 when a metric misses its --fail-under value."""
-    from ..scoring.score_rag import score_rag
+    optionally write the run and an HTML report, and exit 1 when a metric misses its --fail-under value
+    or the target failed on more questions than --max-target-errors allows."""
+    from ..scoring.score_rag import GraphMismatchWarning, score_rag
 
     check_gate(fail_under)
     chosen = chosen_metrics(metrics) or None
@@ -107,20 +114,40 @@ def score(
     }
     system = _target(target, kg, top_k, llm, engine, http)
     start = time.perf_counter()
-    result = score_rag(
-        testset,
-        system,
-        chosen,
-        llm=llm,
-        embeddings=embeddings,
-        engine=engine,
-        target_concurrency=target_concurrency,
-        target_timeout=target_timeout,
-        show_progress=not quiet,
-    )
+    with _warnings_as_lines(GraphMismatchWarning):
+        result = score_rag(
+            testset,
+            system,
+            chosen,
+            llm=llm,
+            embeddings=embeddings,
+            engine=engine,
+            target_concurrency=target_concurrency,
+            target_timeout=target_timeout,
+            show_progress=not quiet,
+        )
     print_summary(result, time.perf_counter() - start)
     write_outputs(result, out_file, report)
-    gate(result, fail_under)
+    gate(result, fail_under, max_target_errors)
+
+
+@contextmanager
+def _warnings_as_lines(*categories: type[Warning]) -> Iterator[None]:
+    """Inside, a warning of ``categories`` prints at once as one ``warning: ...`` line (not as Python's
+    file, line and source); any other warning shows as usual."""
+    with warnings.catch_warnings():
+        shown = warnings.showwarning
+
+        def show(message: Warning | str, category: type[Warning], *where: object, **more: object) -> None:
+            if issubclass(category, categories):
+                err.print(f"warning: {message}", soft_wrap=True)
+            else:
+                shown(message, category, *where, **more)  # type: ignore[arg-type]
+
+        warnings.showwarning = show
+        for category in categories:
+            warnings.simplefilter("always", category)
+        yield
 
 
 def _target(spec: str, kg: Path | None, top_k: int, llm: str | None, engine: object, http: dict) -> object:

@@ -25,7 +25,23 @@ FailUnderOption = Annotated[
         "--fail-under",
         metavar="METRIC=VALUE,...",
         help="CI gate: exit 1, naming each metric, when a metric's mean is below its value "
-        "(e.g. faithfulness=0.8,context_recall=0.7); above it for noise_sensitivity, where lower is better.",
+        "(e.g. faithfulness=0.8,context_recall=0.7); above it for noise_sensitivity, where lower is better. "
+        "A mean leaves NaN cells out. In `score`, a question the target failed on fails the gate too, "
+        "unless --max-target-errors allows it.",
+    ),
+]
+
+
+MAX_TARGET_ERRORS = "--max-target-errors"
+MaxTargetErrorsOption = Annotated[
+    int | None,
+    typer.Option(
+        MAX_TARGET_ERRORS,
+        min=0,
+        metavar="N",
+        help="CI gate: exit 1 when the target fails on more than N questions (an exception, an HTTP error, "
+        "a timeout). With --fail-under the default is 0, so a failed question fails the gate, since it has "
+        "no score and the means leave it out; without --fail-under, giving N makes it a gate of its own.",
     ),
 ]
 
@@ -108,20 +124,25 @@ def check_gate(fail_under: str | None) -> None:
     )
 
 
-def gate(result: Any, fail_under: str | None) -> None:
-    """``--fail-under metric=value,...``: exit 1 naming every metric whose mean is below its bar."""
-    if not fail_under:
+def gate(result: Any, fail_under: str | None, max_target_errors: int | None = None) -> None:
+    """``--fail-under metric=value,...``: exit 1 naming every metric whose mean is below its bar, and the
+    target's failures when there are more than ``--max-target-errors`` (default 0; given alone, it is a
+    gate of its own)."""
+    if not fail_under and max_target_errors is None:
         return
-    from ..scoring.thresholds import below_thresholds, check_known, parse_thresholds
+    from ..scoring.thresholds import check_known, gate_failures, parse_thresholds, target_allowance_line
 
-    thresholds = parse_thresholds(fail_under, option="--fail-under")
+    thresholds = parse_thresholds(fail_under, option="--fail-under") if fail_under else {}
     check_known(thresholds, result.metrics, option="--fail-under")
-    failures = below_thresholds(result.aggregate(), thresholds)
+    allowed = max_target_errors or 0
+    failures = gate_failures(result, thresholds, max_target_errors=allowed, option=MAX_TARGET_ERRORS)
     if failures:
         for line in failures:
-            err.print(f"FAIL {line}")
+            err.print(f"FAIL {line}", soft_wrap=True)  # one line per failure in a CI log
         raise typer.Exit(1)
-    out.print("pass: " + ", ".join(f"{name} >= {bar:g}" for name, bar in thresholds.items()))
+    passed = [f"{name} >= {bar:g}" for name, bar in thresholds.items()]
+    allowance = target_allowance_line(result, allowed, MAX_TARGET_ERRORS)
+    out.print("pass: " + "; ".join(part for part in (", ".join(passed), allowance) if part))
 
 
 def _seconds(value: float) -> str:

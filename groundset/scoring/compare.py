@@ -2,13 +2,16 @@
 
 Two runs of the same test set share their questions, so each score in B has a partner in A. The
 paired difference removes the spread between easy and hard questions, and its bootstrap interval
-says whether a change is more than noise; a CI gate can then fail on a real regression only.
+says whether a change is more than noise; a CI gate can then fail on a real regression only. A question
+run B's target failed on (and run A's answered) is a regression of its own, since it has no score to
+pair; and a metric the two runs had judged by different models is not compared as if they were alike.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import warnings
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -20,11 +23,13 @@ from ..core.errors import ConfigError
 from ..samples.evaluation import MultiTurnSample, message_to_dict
 from .formulas import paired_bootstrap_diff
 from .result import EvaluationResult
-from .thresholds import lower_is_better
+from .run_judges import JudgesDiffer, JudgesDifferWarning, judge_differences, judge_notes, judges_problem
+from .thresholds import check_allowance, lower_is_better
 
 NAN = float("nan")
 # Score differences smaller than this are float noise, not a change: they count as ties.
 TIE_TOLERANCE = 1e-9
+LISTED_IDS = 5  # sample ids named in a line about newly failed questions
 
 
 @dataclass
@@ -72,6 +77,14 @@ class Comparison:
     changes: list[SampleChange]  # per metric the largest |delta| first
     notes: list[str] = field(default_factory=list)
     confidence: float = 0.95  # of every ci_low/ci_high
+    target_errors_a: int = 0  # questions each run's target failed on (0 for a run of a finished dataset)
+    target_errors_b: int = 0
+    newly_failed: list[str] = field(default_factory=list)  # pairs whose question A answered and B failed
+    judges_differ: dict[str, str] = field(default_factory=dict)  # metric -> how its judges differ
+    # "A" / "B" -> the metrics a model may have judged in a run that does not record who did (old files)
+    judges_unknown: dict[str, list[str]] = field(default_factory=dict)
+    # The metrics where a lower score is the better one, as the runs recorded them (None: by registered name).
+    lower_better: frozenset[str] | None = None
 
     def report(self, path: str | Path, *, title: str | None = None) -> Path:
         """Write a self-contained HTML report of this comparison to ``path``."""
@@ -79,26 +92,34 @@ class Comparison:
 
         return write_comparison_report(self, path, title=title)
 
+    def lower_is_better(self, metric: str) -> bool:
+        return lower_is_better(metric) if self.lower_better is None else metric in self.lower_better
+
     def verdict(self, metric: str) -> str:
         """ "better" / "worse" when the whole CI lies on one side of 0, else "no clear change";
         "too few pairs" when there is no CI. Mirrored for metrics where lower is better."""
         row = self._row(metric)
+        if metric in self.judges_differ:
+            return "judges differ"
         if math.isnan(row.ci_low) or math.isnan(row.ci_high):
             return "too few pairs"
-        sign = -1 if lower_is_better(metric) else 1
+        sign = -1 if self.lower_is_better(metric) else 1
         if sign * row.ci_low > 0 and sign * row.ci_high > 0:
             return "better"
         if sign * row.ci_low < 0 and sign * row.ci_high < 0:
             return "worse"
         return "no clear change"
 
-    def regressions(self, thresholds: Mapping[str, float]) -> list[str]:
-        """One line per metric whose whole CI of the change lies beyond its allowed drop ``delta``.
+    def regressions(self, thresholds: Mapping[str, float], *, max_new_target_errors: int = 0) -> list[str]:
+        """One line per metric whose whole CI of the change lies beyond its allowed drop ``delta``, and
+        one when run B's target failed on more than ``max_new_target_errors`` questions run A answered.
 
         Requiring the whole interval (not just the mean) past the bar keeps a CI gate from failing on
         noise. A metric without a CI (too few pairs) is never a regression; check ``ci_low`` for NaN
-        to warn about it.
+        to warn about it. Nor is a metric the runs had judged by different models (``judges_differ``):
+        its change may be the judge's; ``compare(strict=True)`` refuses such runs instead.
         """
+        check_allowance(max_new_target_errors, "max_new_target_errors")
         unknown = [name for name in thresholds if name not in self.metrics]
         if unknown:
             compared = ", ".join(self.metrics) or "none"
@@ -113,10 +134,10 @@ class Comparison:
                     f"--fail-on-regression: {name}={delta:g}: the allowed drop must be a number >= 0"
                 )
             row = self.metrics[name]
-            if math.isnan(row.ci_low) or math.isnan(row.ci_high):
+            if math.isnan(row.ci_low) or math.isnan(row.ci_high) or name in self.judges_differ:
                 continue
             ci = f"{self.confidence:.0%} CI {row.ci_low:.3f} to {row.ci_high:.3f}"
-            if lower_is_better(name):
+            if self.lower_is_better(name):
                 if row.ci_low > delta:
                     failures.append(
                         f"{name}: {row.diff:+.3f} ({ci}) lies entirely above {delta:+g} (lower is better)"
@@ -124,6 +145,11 @@ class Comparison:
             elif row.ci_high < -delta:
                 bar = -delta or 0.0  # no "-0" for a zero threshold
                 failures.append(f"{name}: {row.diff:+.3f} ({ci}) lies entirely below {bar:g}")
+        if len(self.newly_failed) > max_new_target_errors:
+            failures.append(
+                f"target: failed on {len(self.newly_failed)} questions run A answered "
+                f"({_listed(self.newly_failed)}), more than the {max_new_target_errors} allowed"
+            )
         return failures
 
     def _row(self, metric: str) -> MetricComparison:
@@ -142,6 +168,7 @@ def compare(
     top: int = 10,
     label_a: str | None = None,
     label_b: str | None = None,
+    strict: bool = False,
 ) -> Comparison:
     """Compare run B with run A (each an EvaluationResult or a run file written by ``to_jsonl``).
 
@@ -150,6 +177,12 @@ def compare(
     ignored; a question asked several times pairs in order of appearance, first with first. Only
     metrics scored in both runs are compared, in run A's order; what did not pair or compare is
     listed in ``notes``. Raises ConfigError when not a single sample pairs.
+
+    Each run records which models judged each metric (``EvaluationResult.judges``). A compared metric
+    judged by different models in A and B is listed in ``judges_differ``, noted, warned about
+    (``JudgesDifferWarning``) and left out of ``regressions``; with ``strict=True`` it raises
+    ``JudgesDiffer`` (a ConfigError) instead, as it does when a run (an older run file) does not say
+    who judged a metric some model may judge.
     """
     if top < 0:
         raise ValueError(f"top must be >= 0, got {top}")
@@ -171,8 +204,21 @@ def compare(
     names = [m for m in result_a.metrics if m in result_b.metrics]
     notes += [f"{m} only in run A" for m in result_a.metrics if m not in result_b.metrics]
     notes += [f"{m} only in run B" for m in result_b.metrics if m not in result_a.metrics]
-    for name in (m for m in names if lower_is_better(m)):
+    lower = frozenset(m for m in names if result_a.lower_is_better(m) or result_b.lower_is_better(m))
+    for name in (m for m in names if m in lower):
         notes.append(f"{name}: lower is better; the verdict and the regression gate read a fall as a gain")
+    differ, unknown = judge_differences(result_a, result_b, names)
+    if strict and (differ or unknown):
+        raise JudgesDiffer(judges_problem(differ, unknown))
+    notes += judge_notes(differ, unknown)
+    if differ:
+        warnings.warn(JudgesDifferWarning(judges_problem(differ, {})), stacklevel=2)
+    errors_a, errors_b = _failed_rows(result_a), _failed_rows(result_b)
+    ids_a, ids_b = result_a.sample_ids(), result_b.sample_ids()
+    newly_failed = [_pair_label(ids_a, ids_b, i, j) for i, j in pairs if errors_b[j] and not errors_a[i]]
+    if any(errors_a) or any(errors_b):
+        fixed = sum(errors_a[i] and not errors_b[j] for i, j in pairs)
+        notes.append(_target_failures_note(sum(errors_a), sum(errors_b), len(newly_failed), fixed))
     metrics, changes = {}, []
     for name in names:
         va = np.array([_value(result_a, i, name) for i, _ in pairs], dtype=np.float64)
@@ -193,7 +239,38 @@ def compare(
         changes,
         notes,
         confidence,
+        sum(errors_a),
+        sum(errors_b),
+        newly_failed,
+        differ,
+        unknown,
+        lower,
     )
+
+
+def _target_failures_note(failed_a: int, failed_b: int, newly: int, fixed: int) -> str:
+    """Each run's target failures, and how many questions one answered the other failed on (a question
+    B newly fails has no score to pair, so no metric shows it; the regression gate counts it)."""
+    questions = f"{newly} question{'s' * (newly != 1)}"
+    note = f"target failures: A {failed_a}, B {failed_b} ({questions} A answered failed in B"
+    return note + (f", {fixed} A failed on answered in B)" if fixed else ")")
+
+
+def _failed_rows(result: EvaluationResult) -> list[bool]:
+    """Per row, whether the target failed on its question (all False for a run without a target)."""
+    if result.target_calls is None:
+        return [False] * len(result.cells)
+    return [bool(call.error) for call in result.target_calls]
+
+
+def _pair_label(ids_a: Sequence[str | None], ids_b: Sequence[str | None], i: int, j: int) -> str:
+    """A pair's name: its test-set id, else its row in run A."""
+    return ids_a[i] or ids_b[j] or f"A row {i + 1}"
+
+
+def _listed(labels: Sequence[str]) -> str:
+    shown = ", ".join(labels[:LISTED_IDS])
+    return shown + (", ..." if len(labels) > LISTED_IDS else "")
 
 
 def pair_samples(a: EvaluationResult, b: EvaluationResult) -> tuple[list[tuple[int, int]], bool, list[str]]:
@@ -263,7 +340,7 @@ def _changes(
         sample_a, sample_b = a.dataset[i], b.dataset[j]
         changes.append(
             SampleChange(
-                ids_a[i] or ids_b[j] or f"A row {i + 1}",
+                _pair_label(ids_a, ids_b, i, j),
                 name,
                 float(va[k]),
                 float(vb[k]),

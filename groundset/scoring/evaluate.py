@@ -16,6 +16,7 @@ from ..core.usage import track
 from ..samples.dataset import EvaluationDataset
 from .metric import Metric, ScoringContext
 from .result import Cell, EvaluationResult, metric_names
+from .run_judges import judges_of
 
 CELLS_IN_FLIGHT = 64
 
@@ -66,7 +67,10 @@ async def aevaluate(
         dataset, metrics, ctx, raise_exceptions=raise_exceptions, show_progress=show_progress
     )
     notes = {m.name: note for m in metrics if (note := m.run_note(ctx))}
-    return EvaluationResult(dataset, names, cells, usage, notes)
+    lower = tuple(m.name for m in metrics if not m.higher_is_better)
+    return EvaluationResult(
+        dataset, names, cells, usage, notes, judges=judges_of(metrics, ctx), lower_better=lower
+    )
 
 
 @frozen_heap()  # the dataset outlives the scoring: no full collection walks it again meanwhile

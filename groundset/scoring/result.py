@@ -18,6 +18,8 @@ from ..core.records import finite_or_none, json_lines, none_as_nan
 from ..samples.dataset import EvaluationDataset
 from ..samples.messages import kind
 from .formulas import bootstrap_ci
+from .run_judges import Judge
+from .thresholds import lower_is_better
 
 HEADER_KEY = "_groundset_run"
 FORMAT_VERSION = 1
@@ -53,6 +55,19 @@ class EvaluationResult:
     # the target's latency and error. None for a plain evaluate() of a finished dataset.
     target: str = ""
     target_calls: list[TargetCall] | None = None
+    # Per metric, the models that judged it by role ("llm", "embeddings"; {} for a metric no model judges).
+    # Empty for a run file written before groundset recorded them: the judges are unknown.
+    judges: dict[str, dict[str, Judge]] = field(default_factory=dict)
+    # The metrics where a lower score is the better one, as the run's metric objects said (a critic
+    # renamed by the user keeps its direction). None for a run file written before groundset recorded them:
+    # then the metric's registered name decides.
+    lower_better: tuple[str, ...] | None = None
+
+    def lower_is_better(self, metric: str) -> bool:
+        """Whether a lower score of ``metric`` is the better one in this run."""
+        if self.lower_better is not None:
+            return metric in self.lower_better
+        return lower_is_better(metric)
 
     def scores(self, metric: str) -> list[float]:
         return [row[metric].value for row in self.cells]
@@ -120,6 +135,13 @@ class EvaluationResult:
             "usage": self.usage,
             "notes": self.notes,
         }
+        if self.judges:
+            header["judges"] = {
+                metric: {role: asdict(judge) for role, judge in roles.items()}
+                for metric, roles in self.judges.items()
+            }
+        if self.lower_better is not None:
+            header["lower_is_better"] = sorted(self.lower_better)
         if self.target_calls is not None:
             header["target"] = {"name": self.target, **self.target_summary()}
         calls = self.target_calls or [None] * len(self.cells)
@@ -161,6 +183,8 @@ class EvaluationResult:
             header.get("notes", {}),
             target=header.get("target", {}).get("name", ""),
             target_calls=calls if has_target else None,
+            judges=_judges(header.get("judges", {}), top),
+            lower_better=_names(header.get("lower_is_better"), f"{top}: lower_is_better"),
         )
 
     def __repr__(self) -> str:
@@ -228,6 +252,31 @@ def _check_header(header: Any, at: str) -> list[str]:
     if not isinstance(_object(header.get("target", {}), f"{at}: target").get("name", ""), str):
         raise ConfigError(f"{at}: target.name: must be a string, got {kind(header['target']['name'])}")
     return list(metrics)
+
+
+def _names(data: Any, at: str) -> tuple[str, ...] | None:
+    """A header's list of metric names (None when absent: an older run file)."""
+    if data is None:
+        return None
+    if not isinstance(data, list) or not all(isinstance(name, str) for name in data):
+        raise ConfigError(f"{at} must be a list of metric names, found {data!r}")
+    return tuple(data)
+
+
+def _judges(data: Any, at: str) -> dict[str, dict[str, Judge]]:
+    """The header's judges, per metric and role, each with a name, an identity and whether offline."""
+    judges: dict[str, dict[str, Judge]] = {}
+    for metric, roles in _object(data, f"{at}: judges").items():
+        judges[metric] = {}
+        for role, judge in _object(roles, f"{at}: judges.{_key(metric)}").items():
+            where = f"{at}: judges.{_key(metric)}.{_key(role)}"
+            record = _object(judge, where)
+            for name, expected in (("name", str), ("identity", str), ("offline", bool)):
+                if not isinstance(record.get(name), expected):
+                    wanted = "a string" if expected is str else "true or false"
+                    raise ConfigError(f"{where}.{name}: must be {wanted}, got {kind(record.get(name))}")
+            judges[metric][role] = Judge(record["name"], record["identity"], record["offline"])
+    return judges
 
 
 def _key(name: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from ..samples.testset import Testset
 from .evaluate import cell_error, default_metrics, score_cells
 from .metric import Metric, ScoringContext
 from .result import Cell, EvaluationResult, TargetCall, metric_names
+from .run_judges import judges_of
 from .targets import (
     HISTORY_AS_TEXT,
     RagAnswer,
@@ -35,6 +37,7 @@ from .targets import (
     takes_history,
     timed_answer,
 )
+from .testset_graph import GraphMismatchWarning, graph_mismatch
 
 ANSWER_COLUMNS = ("response", "retrieved_contexts", "retrieved_context_ids")
 
@@ -87,12 +90,17 @@ async def ascore_rag(
     or declined (``expected_behaviour``: out-of-scope questions). A follow-up question (a sample with
     ``history``) is asked with its earlier turns (see ``targets``). ``name`` labels the target in the
     summary, the run file and comparisons (default: the function's name, the URL, or the baseline's
-    settings).
+    settings). A target that retrieves from a knowledge graph (``BaselineRAG``) the test set was not
+    written from (their fingerprints differ) gets a ``GraphMismatchWarning`` before the first question,
+    kept in the run's notes. The run records, per metric, the models that judged it (``judges``).
     """
     if target_concurrency < 1:
         raise ConfigError(f"target_concurrency must be >= 1, got {target_concurrency}")
     dataset = as_dataset(testset)
     chosen = as_target(target)
+    mismatch = graph_mismatch(testset, dataset, chosen)
+    if mismatch:  # said before the first question, and kept in the run's notes
+        warnings.warn(GraphMismatchWarning(mismatch), stacklevel=1)
     explicit = metrics is not None
     metrics = list(metrics) if metrics is not None else default_metrics(dataset)
     metric_names(metrics)
@@ -118,8 +126,22 @@ async def ascore_rag(
     notes = {m.name: note for m in metrics if (note := m.run_note(ctx))}
     if any(sample.history for sample in dataset) and not takes_history(chosen):
         notes["target"] = HISTORY_AS_TEXT
+    if mismatch:
+        notes["target"] = "; ".join(note for note in (notes.get("target"), mismatch) if note)
     label = name or chosen.name
-    return EvaluationResult(answered, names, cells, usage, notes, target=label, target_calls=calls)
+    judges = judges_of(metrics, ctx)
+    lower = tuple(m.name for m in metrics if not m.higher_is_better)
+    return EvaluationResult(
+        answered,
+        names,
+        cells,
+        usage,
+        notes,
+        target=label,
+        target_calls=calls,
+        judges=judges,
+        lower_better=lower,
+    )
 
 
 def score_rag(
