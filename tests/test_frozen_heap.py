@@ -48,3 +48,73 @@ def test_a_failing_run_gives_the_heap_back():
     with pytest.raises(ValueError, match="boom"):
         asyncio.run(fails())
     assert gc.get_freeze_count() == 0
+
+
+# A host application may freeze its own heap (e.g. before forking workers) and must find it frozen after
+# our runs: gc.unfreeze() thaws every frozen object, the host's too, so we stay out of its way.
+
+
+class HostObject:
+    """An object of the host application (an instance: the collector tracks it)."""
+
+
+def is_frozen(obj: object) -> bool:
+    """Frozen objects sit in the permanent generation, which ``gc.get_objects()`` does not list."""
+    return gc.is_tracked(obj) and not any(found is obj for found in gc.get_objects())
+
+
+@pytest.fixture
+def host_froze():
+    """The host's own ``gc.freeze()`` before our run; undone by the host (this fixture) afterwards."""
+    assert gc.get_freeze_count() == 0
+    before = HostObject()
+    gc.freeze()
+    after = HostObject()  # made after the host froze: the host left it to the collector
+    try:
+        yield before, after
+    finally:
+        gc.unfreeze()
+
+
+def test_a_host_freeze_survives_our_runs_and_we_freeze_nothing_of_our_own(host_froze):
+    before, after = host_froze
+    frozen_at_start = gc.get_freeze_count()
+
+    @frozen_heap()
+    async def inner() -> None:
+        assert not is_frozen(after)  # we froze nothing: the host's state is the host's
+
+    async def outer() -> None:
+        async with frozen_heap():
+            await asyncio.gather(inner(), inner())
+
+    asyncio.run(outer())
+    assert is_frozen(before) and not is_frozen(after)
+    assert gc.get_freeze_count() >= frozen_at_start - 100  # only objects freed meanwhile left it
+
+
+def test_a_host_freeze_survives_a_scoring_run(host_froze):
+    from groundset.samples.dataset import EvaluationDataset
+    from groundset.scoring import evaluate
+    from groundset.scoring.metrics import HitRate
+
+    before, after = host_froze
+    rows = [{"retrieved_context_ids": ["a", "b"], "reference_context_ids": ["b"]}]
+    result = evaluate(EvaluationDataset.from_list(rows), [HitRate()], cache=False, show_progress=False)
+    assert result.scores(result.metrics[0]) == [1.0]
+    assert is_frozen(before) and not is_frozen(after)
+
+
+def test_a_host_freeze_survives_a_generation_run(host_froze):
+    from groundset.core import CallEngine
+    from groundset.kg import build_knowledge_graph
+    from groundset.synthesizers import TestsetGenerator
+
+    from .corpora import EXAMPLE_DOCS
+
+    before, after = host_froze
+    engine = CallEngine(cache=False)
+    kg = build_knowledge_graph(EXAMPLE_DOCS, engine=engine, show_progress=False).kg
+    testset = TestsetGenerator(engine=engine).generate(kg, 2, seed=0, show_progress=False)
+    assert len(testset) >= 1
+    assert is_frozen(before) and not is_frozen(after)

@@ -170,7 +170,7 @@ def test_worst_samples_show_the_sample_and_why_it_scored_low(tmp_path):
     order = re.findall(r"<summary><b>([0-9.]+)</b> · <span[^>]*>#(\d+)", faith)
     assert order == [("0.250", "3"), ("0.500", "1"), ("1.000", "0")]  # lowest first, the NaN left out
     assert "mostly unsupported" in faith and "label-3" in faith  # the reason and the user's column
-    assert "[2]" in faith and "more characters not shown" in faith  # each context, long ones cut
+    assert "[2]" in faith and "(cut: 3,035 characters in all" in faith  # each context, long ones cut
     relevancy = worst[worst.index("<h3>relevancy</h3>") :]
     assert "&quot;q&quot;: [&quot;a&quot;, &quot;&lt;script&gt;" in relevancy  # the trace as escaped JSON
 
@@ -247,7 +247,7 @@ def test_many_samples_show_aggregates_and_cap_failed_rows(tmp_path):
     assert len(page) < 500_000  # aggregates and a bounded set of samples, not 20,000 rows
     assert "2,000 of 20,000 samples have an error" in page
     assert "… and 1,950 more samples with errors, not shown." in page
-    assert section(page, "Failed rows").count("<details>") == 50
+    assert section(page, "Failed rows").count("<details") == 50
     assert summary_row(page, "m")[3:] == ["18,000", "2,000", "2,000"]
 
 
@@ -332,3 +332,89 @@ def test_multi_turn_samples_show_the_conversation(tmp_path):
     result = EvaluationResult(dataset, ["goal"], [{"goal": Cell(0.5, "half way")}])
     page = result.report(tmp_path / "mt.html").read_text(encoding="utf-8")
     assert "human: reset &lt;script&gt;alert(1)&lt;/script&gt;\nai: done" in page and SCRIPT not in page
+
+
+# Long texts: the report shows a bounded head of each text with its full length; the run file keeps it whole.
+
+TEN_MB = 10 * 2**20
+
+
+def huge(tag: str) -> str:
+    """A 10 MB answer that starts with ``tag`` and ends with a tail no cut report can show."""
+    filler = "word <&> " * (TEN_MB // 9 + 1)
+    return (tag + " " + filler)[: TEN_MB - 9] + " THE-TAIL"
+
+
+def huge_run() -> EvaluationResult:
+    """Two samples with 10 MB answers, scored by the four default metrics: each sample is among the five
+    worst of every metric; faithfulness keeps the answer as a statement in its trace, as a real run does, and
+    a column of the user's holds it too (shown with the sample and as a breakdown group)."""
+    metrics = ["faithfulness", "answer_relevancy", "context_precision", "context_recall"]
+    answers = [huge(f"ANSWER-{n}") for n in range(2)]
+    rows = [
+        {
+            "user_input": f"q{n}",
+            "response": answers[n],
+            "retrieved_contexts": ["c"],
+            "metadata": {"id": f"s{n}", "note": answers[n]},
+        }
+        for n in range(2)
+    ]
+    cells = [
+        {
+            m: Cell(0.1 * n, "why", trace={"statements": [answers[n]]} if m == "faithfulness" else {})
+            for m in metrics
+        }
+        for n in range(2)
+    ]
+    dataset = EvaluationDataset.from_list(rows)
+    dataset.extra_columns = ["note"]
+    return EvaluationResult(dataset, metrics, cells, target="big")
+
+
+def test_two_ten_megabyte_answers_give_a_bounded_report_that_states_their_length(tmp_path):
+    result = huge_run()
+    path = write_run_report(result, tmp_path / "big.html")
+    assert path.stat().st_size < 250_000  # was 84 MB: each answer whole, 4 times
+    page = path.read_text(encoding="utf-8")
+    assert f"cut: {TEN_MB:,} characters in all; the run file keeps it whole" in page
+    assert "THE-TAIL" not in page and "word &lt;&amp;&gt; word" in page  # cut first, then escaped
+    result.to_jsonl(tmp_path / "run.jsonl")
+    whole = EvaluationResult.load(tmp_path / "run.jsonl")
+    assert [len(sample.response) for sample in whole.dataset] == [TEN_MB, TEN_MB]
+
+
+def test_a_sample_low_in_every_metric_shows_its_texts_once_and_links_to_them(tmp_path):
+    result = build_result()
+    result.dataset[3].response = "The key rotates nightly " + "in the vault " * 40
+    page = write_run_report(result, tmp_path / "r.html").read_text(encoding="utf-8")
+    worst = section(page, "Worst-scoring samples")
+    assert worst.count(result.dataset[3].response) == 1  # sample 3 is among the worst of both metrics
+    relevancy = worst[worst.index("<h3>relevancy</h3>") :]
+    assert 'href="#sample-3"' in relevancy and "0.400" in relevancy and 'id="sample-3"' in worst
+    failed = section(page, "Failed rows")
+    assert "judge failed: &lt;script&gt;" in failed and 'href="#sample-1"' in failed  # shown above already
+
+
+def test_cuts_fall_before_escaping_never_inside_an_escape():
+    from groundset.scoring.report.page import TEXT_CHARS, text
+
+    shown = text("x" * (TEXT_CHARS - 2) + "<&>" * 10)
+    assert "x&lt;&amp;…</div>" in shown and "&gt;" not in shown
+    assert "cut: 20,028 characters in all" in shown
+    assert text("<&>") == '<div class="text">&lt;&amp;&gt;</div>'  # short text: whole, no cut said
+
+
+def test_comparison_report_cuts_long_answers_and_shows_each_pair_once(tmp_path):
+    comparison = build_comparison()
+    old, new = huge("OLD-ANSWER"), huge("NEW-ANSWER")
+    comparison.changes = [
+        SampleChange("s-9", metric, 0.9, 0.1, -0.8, "Why?", old, new) for metric in ("up", "down", "flat")
+    ]
+    path = write_comparison_report(comparison, tmp_path / "cmp.html")
+    assert path.stat().st_size < 150_000  # was 63 MB: both answers whole, once per metric
+    page = path.read_text(encoding="utf-8")
+    changed = section(page, "Samples that changed most")
+    assert changed.count("OLD-ANSWER") == 1 and changed.count("NEW-ANSWER") == 1
+    assert changed.count(f"cut: {TEN_MB:,} characters in all") == 2 and "THE-TAIL" not in page
+    assert 'id="pair-1"' in changed and changed.count('href="#pair-1"') == 2 and changed.count("-0.800") == 3

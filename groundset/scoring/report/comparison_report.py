@@ -1,5 +1,6 @@
 """The report of two runs on the same questions: which metrics moved, whether the move is more than noise,
-and the samples that moved most, with both answers side by side.
+and the samples that moved most, with both answers side by side (once per sample: where the same sample
+moved in another metric too, its block links back to them).
 
 Only attributes of the comparison are read, so any object with the fields of ``compare.Comparison`` works.
 """
@@ -22,7 +23,9 @@ from .page import (
     interval,
     note,
     number,
+    one_line,
     section,
+    see_above,
     signed,
     standard_meta,
     table,
@@ -31,8 +34,6 @@ from .page import (
 
 if TYPE_CHECKING:
     from ..compare import Comparison
-
-SUMMARY_CHARS = 90
 
 
 def write_comparison_report(comparison: Comparison, path: str | Path, *, title: str | None = None) -> Path:
@@ -143,29 +144,33 @@ def changes(comparison: Comparison) -> str:
     for change in comparison.changes:
         by_metric.setdefault(change.metric, []).append(change)
     blocks = []
+    anchors: dict[str, str] = {}  # sample id -> the page id of the block that shows its texts
     for metric, items in by_metric.items():
         if not items:
             continue
         blocks.append(el("h3", esc(metric)))
-        blocks.extend(_change(item, comparison) for item in items)
+        blocks.extend(_change(item, comparison, anchors) for item in items)
     return "".join(blocks)
 
 
-def _change(item: Any, comparison: Comparison) -> str:
+def _change(item: Any, comparison: Comparison, anchors: dict[str, str]) -> str:
+    """One moved sample: its question and both responses the first time the page shows it, else a link."""
     style = "good" if item.delta > 0 else "bad" if item.delta < 0 else None
-    question = " ".join(str(item.user_input or "").split())
-    if len(question) > SUMMARY_CHARS:
-        question = question[: SUMMARY_CHARS - 1] + "…"
+    question = one_line(str(item.user_input or ""))
     lead = (
         el("span", esc(signed(item.delta)), class_=style)
         + esc(f" · {number(item.a)} → {number(item.b)} · ")
         + el("span", esc(item.sample_id), class_="mono")
         + esc(f" · {question}")
     )
+    if item.sample_id in anchors:
+        where = f"{item.sample_id}, above"
+        return details(lead, see_above("Its question and both responses", where, anchors[item.sample_id]))
+    anchors[item.sample_id] = f"pair-{len(anchors) + 1}"
     pair = el(
         "div",
         el("div", field(f"response A ({comparison.label_a})", text(item.response_a)))
         + el("div", field(f"response B ({comparison.label_b})", text(item.response_b))),
         class_="pair",
     )
-    return details(lead, field("question", text(item.user_input)) + pair)
+    return details(lead, field("question", text(item.user_input)) + pair, id_=anchors[item.sample_id])

@@ -16,10 +16,13 @@ from typing import Any
 
 from ..._version import __version__
 
-# Text from data longer than these is cut where it is shown, with the cut said, so a page stays usable.
+# Text from data longer than these is cut where it is shown, with its length said, so a page stays usable
+# (a 10 MB answer would make it a dump); the run file keeps every text whole.
+TEXT_CHARS = 20_000  # a question, response or reference: longer than any answer a reader reads through
 CONTEXT_CHARS = 1500
 TRACE_CHARS = 2000
 LABEL_CHARS = 48
+SUMMARY_CHARS = 90
 
 CSS = """
 :root { --fg: #1f2328; --muted: #59636e; --line: #d1d9e0; --soft: #f6f8fa; --good: #1a7f37; --bad: #cf222e; }
@@ -69,22 +72,30 @@ def el(name: str, inner: str = "", **attributes: object) -> str:
     return f"<{name}{attrs(**attributes)}>{inner}</{name}>"
 
 
-def text(value: object, *, limit: int | None = None, class_: str = "text") -> str:
-    """A block of data text, escaped, cut at ``limit`` characters with the cut stated."""
-    shown = "" if value is None else str(value)
-    cut = ""
-    if limit is not None and len(shown) > limit:
-        cut = el("div", esc(f"… cut here: {len(shown) - limit:,} more characters not shown"), class_="muted")
-        shown = shown[:limit] + "…"
-    return el("div", esc(shown), class_=class_) + cut
+def text(value: object, *, limit: int = TEXT_CHARS, class_: str = "text") -> str:
+    """A block of data text, escaped, cut at ``limit`` characters with its whole length stated. The cut
+    comes before escaping, so it never splits an entity, and only the shown head is copied."""
+    whole = "" if value is None else str(value)
+    if len(whole) <= limit:
+        return el("div", esc(whole), class_=class_)
+    said = f"(cut: {len(whole):,} characters in all; the run file keeps it whole)"
+    return el("div", esc(whole[:limit]) + "…", class_=class_) + el("div", esc(said), class_="muted")
+
+
+def one_line(value: str, limit: int = SUMMARY_CHARS) -> str:
+    """A text as one line of at most ``limit`` characters, for a summary; only its head is read."""
+    flat = " ".join(value[: limit * 4].split())
+    return flat if len(flat) <= limit and len(value) <= limit * 4 else flat[: limit - 1] + "…"
 
 
 def short(value: object, limit: int = LABEL_CHARS) -> str:
-    """A label cut to ``limit`` characters; when cut, the full text is in the title attribute."""
+    """A label cut to ``limit`` characters; when cut, the full text (up to ``CONTEXT_CHARS``) is in the title
+    attribute."""
     full = "" if value is None else str(value)
     if len(full) <= limit:
         return esc(full)
-    return el("span", esc(full[: limit - 1] + "…"), title=full)
+    title = full if len(full) <= CONTEXT_CHARS else full[:CONTEXT_CHARS] + "…"
+    return el("span", esc(full[: limit - 1] + "…"), title=title)
 
 
 def field(label: str, body: str) -> str:
@@ -112,9 +123,15 @@ def table(
     return el("table", head + el("tbody", "".join(body)), id=id_)
 
 
-def details(summary: str, body: str, *, open_: bool = False) -> str:
-    """A collapsible block: readable without JavaScript, closed by default."""
-    return f"<details{' open' if open_ else ''}>{el('summary', summary)}{body}</details>"
+def details(summary: str, body: str, *, open_: bool = False, id_: str | None = None) -> str:
+    """A collapsible block: readable without JavaScript, closed by default; a link can point at ``id_``."""
+    return f"<details{attrs(id=id_)}{' open' if open_ else ''}>{el('summary', summary)}{body}</details>"
+
+
+def see_above(what: str, where: str, target: str) -> str:
+    """What stands in for texts the page already shows: a line saying which, linking to block ``target``."""
+    link = el("a", esc(where), href="#" + target)
+    return el("p", esc(f"{what}: see ") + link + ".", class_="muted")
 
 
 def note(message: str) -> str:

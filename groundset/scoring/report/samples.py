@@ -1,7 +1,9 @@
 """The samples a reader needs to look at: the lowest-scoring ones per metric, and the ones that broke.
 
 Only these are rendered, never the whole dataset, so a report on 20,000 samples stays a page, not a dump.
-Each sample is a closed ``<details>`` block: the list reads as a summary and opens without JavaScript.
+Each sample is a closed ``<details>`` block: the list reads as a summary and opens without JavaScript. A
+sample's texts (question, response, contexts, reference) are shown the first time the page lists it; where
+it comes again (low in another metric, or failed) its block links back to them rather than copying them.
 """
 
 from __future__ import annotations
@@ -12,12 +14,24 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..result import Cell, EvaluationResult
-from ..thresholds import lower_is_better
-from .page import CONTEXT_CHARS, compact_json, details, el, esc, field, note, number, text
+from .page import (
+    CONTEXT_CHARS,
+    SUMMARY_CHARS,
+    compact_json,
+    details,
+    el,
+    esc,
+    field,
+    note,
+    number,
+    one_line,
+    see_above,
+    short,
+    text,
+)
 
 WORST_PER_METRIC = 5
 MAX_FAILED = 50
-SUMMARY_CHARS = 90
 
 
 def question_text(sample: Any) -> str:
@@ -30,35 +44,48 @@ def question_text(sample: Any) -> str:
     return "" if value is None else str(value)
 
 
-def _one_line(value: str, limit: int = SUMMARY_CHARS) -> str:
-    flat = " ".join(value.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
-
-
 class SampleView:
-    """Renders samples of one result; knows its ids, locations and the user's own columns."""
+    """Renders samples of one result on one page; knows its ids, locations and the user's own columns, and
+    which samples the page already shows."""
 
     def __init__(self, result: EvaluationResult) -> None:
         self.result = result
         self.ids = result.sample_ids()
         self.extra_columns = list(getattr(result.dataset, "extra_columns", None) or [])
         self.locations = list(getattr(result.dataset, "locations", []))
+        self.shown: set[int] = set()
+
+    def block(
+        self, index: int, lead: str, cell: Cell | None = None, *, errors: Sequence[tuple[str, str]] = ()
+    ) -> str:
+        """One sample, closed, under its heading: where it came from, the user's columns, the errors, the
+        exchange (the first time the page shows the sample; a link back to it after) and the verdict."""
+        first = index not in self.shown
+        self.shown.add(index)
+        sample = self.result.dataset[index]
+        parts = [self._facts(index, sample)] if first else []
+        parts += [
+            field(label, text(message, limit=CONTEXT_CHARS, class_="text error")) for label, message in errors
+        ]
+        what = "Its question, response, contexts and reference"
+        parts.append(
+            self._exchange(sample) if first else see_above(what, f"sample #{index}, above", anchor(index))
+        )
+        if cell is not None:
+            parts.append(self._cell(cell))
+        return details(self.heading(index, lead), "".join(parts), id_=anchor(index) if first else None)
 
     def heading(self, index: int, lead: str) -> str:
         """One summary line: what is wrong (``lead``, already escaped), which sample, and its question."""
         sample_id = self.ids[index]
         name = f"#{index}" + (f" · {sample_id}" if sample_id else "")
         sample = self.result.dataset[index]
-        question = _one_line(sample.user_input if getattr(sample, "history", None) else question_text(sample))
+        question = one_line(sample.user_input if getattr(sample, "history", None) else question_text(sample))
         return f"{lead} · {el('span', esc(name), class_='mono')} · {esc(question)}"
 
-    def body(self, index: int, cell: Cell | None = None, *, errors: Sequence[tuple[str, str]] = ()) -> str:
-        """Everything about one sample: where it came from, the user's columns, the exchange, the verdict."""
-        sample = self.result.dataset[index]
-        parts = [self._facts(index, sample)]
-        for label, message in errors:
-            parts.append(field(label, text(message, limit=CONTEXT_CHARS, class_="text error")))
-        parts.append(field("question", text(question_text(sample))))
+    def _exchange(self, sample: Any) -> str:
+        """The question, the response, the retrieved contexts and the reference, each cut when long."""
+        parts = [field("question", text(question_text(sample)))]
         response = getattr(sample, "response", None)
         if response is not None:
             parts.append(field("response", text(response)))
@@ -69,8 +96,6 @@ class SampleView:
         reference = getattr(sample, "reference", None)
         if reference is not None:
             parts.append(field("reference", text(reference)))
-        if cell is not None:
-            parts.append(self._cell(cell))
         return "".join(parts)
 
     def _facts(self, index: int, sample: Any) -> str:
@@ -79,7 +104,7 @@ class SampleView:
             facts.append(("from", self.locations[index]))
         for column in self.extra_columns:
             facts.append((column, _plain(sample.metadata.get(column))))
-        items = "".join(el("span", el("b", esc(k)) + ": " + esc(v)) for k, v in facts)
+        items = "".join(el("span", el("b", esc(k)) + ": " + short(v, SUMMARY_CHARS)) for k, v in facts)
         return el("p", items, class_="meta")
 
     @staticmethod
@@ -104,6 +129,11 @@ class SampleView:
         return "".join(parts)
 
 
+def anchor(index: int) -> str:
+    """The page id of the block that shows sample ``index`` whole."""
+    return f"sample-{index}"
+
+
 def _plain(value: Any) -> str:
     return "-" if value is None else value if isinstance(value, str) else str(value)
 
@@ -121,7 +151,7 @@ def worst_samples(result: EvaluationResult, view: SampleView) -> str:
     blocks = []
     for metric in result.metrics:
         values = result.scores(metric)
-        flipped = lower_is_better(metric)
+        flipped = result.lower_is_better(metric)
         chosen = worst_indices([-v for v in values] if flipped else values)
         blocks.append(el("h3", esc(f"{metric} (highest: lower is better)" if flipped else metric)))
         if not chosen:
@@ -129,7 +159,7 @@ def worst_samples(result: EvaluationResult, view: SampleView) -> str:
             continue
         for index in chosen:
             lead = el("b", esc(f"{number(values[index])}"))
-            blocks.append(details(view.heading(index, lead), view.body(index, result.cells[index][metric])))
+            blocks.append(view.block(index, lead, result.cells[index][metric]))
     return "".join(blocks)
 
 
@@ -156,7 +186,7 @@ def failed_rows(result: EvaluationResult, view: SampleView) -> str:
     for index, errors in found[:MAX_FAILED]:
         what = ", ".join(label.removesuffix(" error") for label, _ in errors)
         lead = el("span", esc(f"failed: {what}"), class_="error")
-        blocks.append(details(view.heading(index, lead), view.body(index, errors=errors)))
+        blocks.append(view.block(index, lead, errors=errors))
     if len(found) > MAX_FAILED:
         blocks.append(note(esc(f"… and {len(found) - MAX_FAILED:,} more samples with errors, not shown.")))
     return "".join(blocks)
