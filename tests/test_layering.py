@@ -97,10 +97,12 @@ def test_the_check_sees_lazy_and_relative_imports(tmp_path, monkeypatch):
     assert violations() == ["samples/testset.py:2: samples imports groundset.scoring (scoring)"]
 
 
-def test_no_module_is_over_400_lines():
+def test_no_module_is_over_600_lines():
+    """A smell alarm, not a rule to split by: a module this long usually holds more than one idea. Size
+    alone is never a reason to split one (DESIGN.md); a split by meaning is."""
     long = {
         str(p.relative_to(PACKAGE)): n
         for p in PACKAGE.rglob("*.py")
-        if (n := len(p.read_text(encoding="utf-8").splitlines())) > 400
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > 600
     }
     assert not long, long
