@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from groundset.cli import main
-from groundset.core import CallEngine
 from groundset.kg import KnowledgeGraph, build_knowledge_graph, update_kg
 from groundset.kg.graph import chunk_id
 from groundset.samples.turns import Turn
@@ -27,6 +26,8 @@ from groundset.synthesizers import (
 from groundset.synthesizers.relink import ContextFinder
 
 from .corpora import PROMETHEUS_DOCS
+from .test_refresh import EDIT as SECTION
+from .test_refresh import _copy, _engine, _lines
 
 needs_corpus = pytest.mark.skipif(
     not PROMETHEUS_DOCS.is_dir(), reason=f"shared corpora not at {PROMETHEUS_DOCS}"
@@ -42,24 +43,6 @@ PAGES = [
     "practices/naming.md",
     "practices/pushing.md",
 ]
-SECTION = (
-    "\n\n## Retention\n\nThe retention period is the time that Prometheus keeps samples on local disk.\n"
-)
-
-
-def _engine() -> CallEngine:
-    return CallEngine(cache=False)
-
-
-def _copy(target: Path, pages: list[str] = PAGES) -> Path:
-    for page in pages:
-        (target / page).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(PROMETHEUS_DOCS / page, target / page)
-    return target
-
-
-def _lines(path: Path) -> dict[str, str]:
-    return {json.loads(line)["id"]: line for line in path.read_text(encoding="utf-8").splitlines()[1:]}
 
 
 def _texts(sample: TestsetSample) -> set[str]:
@@ -74,7 +57,7 @@ def _grounded_in(kg: KnowledgeGraph, sample: TestsetSample) -> bool:
 def every_kind(tmp_path_factory):
     """A test set of every kind of question from 8 Prometheus pages, its folder and its graph."""
     root = tmp_path_factory.mktemp("every-kind")
-    docs = _copy(root / "docs")
+    docs = _copy(PAGES, root / "docs")
     kg = build_knowledge_graph(docs, engine=_engine()).kg
     testset = TestsetGenerator(engine=_engine()).generate(kg, 30, kinds_distribution("all"), seed=2)
     kinds = testset.counts("synthesizer")
