@@ -37,7 +37,6 @@ from .generator import TestsetGenerator, graph_documents
 from .relink import ContextFinder, Found
 from .review_file import (
     NEEDS_REVIEW_SUFFIX,
-    current_contexts,
     merge_records,
     needs_review_path,
     read_records,
@@ -212,9 +211,7 @@ async def arefresh_testset(
             relinked += kept[-1] is not sample and found.documents is None
         elif sample.reviewed:
             verdict = _dropped(sample, found, kg, old_docs, new_docs)
-            needs_review.append(
-                replace(verdict, current_contexts=current_contexts(sample, found.missing, kg))
-            )
+            needs_review.append(replace(verdict, current_contexts=finder.closest(sample, found.missing)))
         else:
             dropped.append(_dropped(sample, found, kg, old_docs, new_docs))
     restored, problems = _restore(read_records(review) if review else [], finder, kept)

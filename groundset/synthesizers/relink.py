@@ -18,6 +18,8 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from rapidfuzz import fuzz, process
+
 from ..kg.graph import KnowledgeGraph, NodeKind, chunk_id
 from ..samples.testset import TestsetSample
 
@@ -25,6 +27,8 @@ __all__ = ["ContextFinder", "Found"]
 
 #: How many copies of one text a document may hold before an id is no longer recognised as its own.
 _OCCURRENCES = 8
+#: How close (rapidfuzz ratio, 0-100) a chunk must be to a changed context to be suggested in its place.
+_SUGGEST_CUTOFF = 50.0
 
 
 @dataclass
@@ -64,8 +68,11 @@ class ContextFinder:
         self.kg = kg
         self.old_documents = old_documents
         self.by_text: dict[str, list[str]] = defaultdict(list)
+        self.by_source: dict[str, dict[str, str]] = defaultdict(dict)  # source -> {chunk: text}
         for chunk in kg.nodes(NodeKind.CHUNK):
-            self.by_text[kg.get(chunk)["text"]].append(chunk)
+            data = kg.get(chunk)
+            self.by_text[data["text"]].append(chunk)
+            self.by_source[data["source"]][chunk] = data["text"]
         self.sources = {kg.get(d)["source"] for d in kg.nodes(NodeKind.DOCUMENT)}
         self.removed = [s for s in old_documents or () if s not in self.sources]
 
@@ -89,6 +96,18 @@ class ContextFinder:
             documents = [[s] if s in self.sources else moved_to for s in sample.source_documents]
             found.documents = list(dict.fromkeys(s for group in documents for s in group))
         return found
+
+    def closest(self, sample: TestsetSample, missing: list[str]) -> list[dict[str, str]]:
+        """For each missing context, the chunk of the sample's documents whose text is now closest to it (a
+        suggestion for a reviewer: ``{replaces, id, text}``); none where nothing comes close."""
+        texts = dict(sample.grounding())
+        pool = {c: t for source in sample.source_documents for c, t in self.by_source.get(source, {}).items()}
+        suggestions = []
+        for node in missing:
+            best = process.extractOne(texts[node], pool, scorer=fuzz.ratio, score_cutoff=_SUGGEST_CUTOFF)
+            if best is not None:
+                suggestions.append({"replaces": node, "id": best[2], "text": best[0]})
+        return suggestions
 
     def _context(
         self, node: str, text: str, documents: list[str], legacy: bool, anywhere: bool

@@ -22,17 +22,13 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from rapidfuzz import fuzz, process
-
 from ..core.atomic import atomic_write_text
 from ..core.errors import ConfigError
 from ..core.records import json_lines
-from ..kg.graph import KnowledgeGraph
 from ..samples.testset import TestsetSample, sample_record
 
 __all__ = [
     "NEEDS_REVIEW_SUFFIX",
-    "current_contexts",
     "merge_records",
     "needs_review_path",
     "read_records",
@@ -42,8 +38,6 @@ __all__ = [
 ]
 
 NEEDS_REVIEW_SUFFIX = ".needs-review.jsonl"
-#: How close (rapidfuzz ratio, 0-100) a chunk must be to a changed context to be suggested in its place.
-_SUGGEST_CUTOFF = 50.0
 
 
 def needs_review_path(path: str | Path) -> Path:
@@ -96,20 +90,6 @@ def merge_records(existing: list[dict[str, Any]], sent: list[dict[str, Any]]) ->
         if earlier:
             before["earlier_samples"] = earlier
     return list(merged.values())
-
-
-def current_contexts(sample: TestsetSample, missing: list[str], kg: KnowledgeGraph) -> list[dict[str, str]]:
-    """For each missing context, the chunk of the sample's documents whose text is now closest to it (a
-    suggestion for the reviewer: ``{replaces, id, text}``); none where nothing comes close."""
-    texts = dict(sample.grounding())
-    mine = set(sample.source_documents)
-    pool = {c: kg.get(c)["text"] for c in kg.nodes("chunk") if kg.get(c)["source"] in mine}
-    suggestions = []
-    for node in missing:
-        best = process.extractOne(texts[node], pool, scorer=fuzz.ratio, score_cutoff=_SUGGEST_CUTOFF)
-        if best is not None:
-            suggestions.append({"replaces": node, "id": best[2], "text": best[0]})
-    return suggestions
 
 
 def restorable(record: dict[str, Any]) -> tuple[TestsetSample, dict[str, tuple[str, str]]]:
