@@ -367,3 +367,16 @@ def test_diff_counts_a_followed_rename_apart_from_a_persons_edit(tmp_path, capsy
     report = json.loads(capsys.readouterr().out)
     assert report["edited"] == [other.id] and sorted(report["followed"]) == sorted([sample.id, other.id])
     assert report["counts"]["edited"] == 1 and report["counts"]["followed"] == 2
+
+
+@needs_corpus
+def test_a_restore_flag_that_is_not_a_boolean_is_named(every_kind, tmp_path):
+    _, _, kg, testset, _ = every_kind
+    out = tmp_path / "testset.jsonl"
+    testset.to_jsonl(out)
+    sample = testset[0].model_dump(mode="json") | {"id": "s-asked"}
+    needs_review_path(out).write_text(
+        json.dumps({"id": "s-asked", "sample": sample, "restore": "yes"}) + "\n"
+    )
+    result = refresh_testset(Testset.from_jsonl(out), kg, review=needs_review_path(out))
+    assert not result.restored and "must be true or false, found 'yes'" in result.review_problems["s-asked"]

@@ -336,6 +336,8 @@ def _restore(
     problems: dict[str, str] = {}
     present = {s.id: s for s in kept}
     for record in records:
+        if record.get("restore") not in (True, False, None):
+            problems[record["id"]] = f'"restore" must be true or false, found {record["restore"]!r}'
         if record.get("restore") is not True:
             continue
         try:

@@ -6,8 +6,8 @@ in a page leaves the id of an untouched chunk as it was, and so a context usuall
 is gone, a context is looked for by its text: a chunk with that text in a document whose path and text make
 the old id (the same document; the text now occurs more than once there), or, when the id was made from a
 document that is gone, the one chunk with that text in a document new to the graph (the file was renamed).
-Context ids made before ids depended on path and text only (older test sets, written by groundset before
-0.1.1) prove no document: such a context is found by its text in one of the sample's own documents, or in
+Context ids made before ids depended on path and text only (test sets written by an earlier groundset)
+prove no document: such a context is found by its text in one of the sample's own documents, or in
 the one chunk of the graph that has its text. A sample whose every context is found is kept; its own id and
 text never change, only its context ids (and its source documents when it followed a rename).
 """
