@@ -573,3 +573,53 @@ def test_an_answer_that_cannot_be_written_in_time_is_kept_and_warned_about_once(
         holder.close()
     assert cache.flush(timeout=30) is True and _stored_keys(where) == {"key"}
     cache.close()
+
+
+FORK_SCRIPT = """
+import multiprocessing
+import sys
+from groundset.core import CallEngine
+from groundset.core.aio import run_sync
+
+engine = CallEngine(cache=sys.argv[1])
+
+async def paid() -> bytes:
+    return b"a paid answer"
+
+def ask(key: str) -> str:
+    return run_sync(engine.cached(key, "test", paid, "chat", label="test.judge")).decode()
+
+def child() -> None:
+    # the parent's reader and writer threads are not the child's: a read here hung, a new answer was lost
+    print("child:", ask("parent"), "/", ask("child"), flush=True)
+
+if __name__ == "__main__":
+    ask("parent")
+    ask("parent")  # read back by the parent's reader thread, which the child inherits as a dead one
+    worker = multiprocessing.get_context("fork").Process(target=child)
+    worker.start()
+    worker.join(60)
+    print("child exit code:", worker.exitcode, flush=True)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no fork")
+def test_a_forked_worker_reads_the_cache_and_keeps_its_answers(tmp_path):
+    where = tmp_path / "cache"
+    CallCache(where).close()
+    holder = _locked(where)
+    run = [sys.executable, "-c", FORK_SCRIPT, str(where)]
+    process = subprocess.Popen(run, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = process.stdout.readline().strip()
+        assert line == "child: a paid answer / a paid answer", line or process.stderr.read()
+        time.sleep(0.5)  # the child reaches its exit (os._exit: no atexit), its answer waiting for the lock
+        assert process.poll() is None and _stored_keys(where) == set()
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert process.wait(timeout=60) == 0, process.stderr.read()
+    assert process.stdout.read().strip() == "child exit code: 0"
+    assert _stored_keys(where) == {"parent", "child"}
+    process.stdout.close()
+    process.stderr.close()

@@ -45,14 +45,19 @@ ForceOption = Annotated[
 
 
 def require_docs(
-    docs: Path, include: Sequence[str] | None = None, exclude: Sequence[str] | None = None
+    docs: Path,
+    include: Sequence[str] | None = None,
+    exclude: Sequence[str] | None = None,
+    *,
+    globs: str = "--include/--exclude",
 ) -> None:
-    """Fail before a long build, not after it: DOCS must exist and hold a file the loader takes."""
+    """Fail before a long build, not after it: DOCS must exist and hold a file the loader takes.
+    ``globs``: what the error calls ``include``/``exclude`` (those recorded with a graph, say)."""
     from ..documents.loader import FORMATS, candidate_files
 
     if candidate_files(docs, include=include, exclude=exclude):
         return
-    filtered = " matching --include/--exclude" if include or exclude else ""
+    filtered = f" matching {globs}" if include or exclude else ""
     raise typer.BadParameter(
         f"no documents to load in {docs}: no file{filtered} with a supported extension "
         f"({', '.join(sorted(FORMATS))}); point DOCS at your docs folder (or one such file)",
@@ -166,7 +171,7 @@ def update(
     start = time.perf_counter()
     old = KnowledgeGraph.load(target)
     filters = update_filters(old, include, exclude)
-    require_docs(docs, filters.include, filters.exclude)
+    require_docs(docs, filters.include, filters.exclude, globs=filters.describe())
     options = {} if chunk_size is None else {"chunk_size": chunk_size}
     result = update_kg(
         old,

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import logging
 import os
 import sqlite3
@@ -61,7 +62,7 @@ class CallCache:
     #: None for subclasses that never write (the estimate's read-only cache).
     _writer: _Writer | None = None
     #: The keys ``aget`` collected for the next read, with the loop that asked (see ``_read_asked``).
-    _asked: tuple[asyncio.AbstractEventLoop, dict[str, asyncio.Future[bytes | None]]] | None = None
+    _asked: tuple[asyncio.AbstractEventLoop, list[tuple[str, asyncio.Future[bytes | None]]]] | None = None
 
     def __init__(self, directory: str | Path) -> None:
         self.directory = Path(directory).expanduser()
@@ -108,32 +109,33 @@ class CallCache:
         return found
 
     async def aget(self, key: str) -> bytes | None:
-        """``get`` in a thread of its own, so a busy file never holds up the caller's event loop; a file
-        that cannot be read at all counts as a miss (warned about once). Keys asked for in the same
-        moment go to that thread together: one hand-over for a whole gather, not one per key."""
+        """``get`` in the cache's reader thread, so a busy file never holds up the caller's event loop; a
+        file that cannot be read at all counts as a miss (warned about once). Keys asked for in the same
+        moment are read together: one hand-over (a query per 500 keys) for a whole gather, not one per key."""
         loop = asyncio.get_running_loop()
-        if self._asked is None or self._asked[0] is not loop:
-            self._asked = (loop, {})
-            loop.call_soon(self._read_asked, self._asked)
-        asked = self._asked[1]
-        if key not in asked:
-            asked[key] = loop.create_future()
-        return await asyncio.shield(asked[key])
+        batch = self._asked
+        if batch is None or batch[0] is not loop:
+            batch = self._asked = (loop, [])
+            loop.call_soon(self._read_asked, batch)
+        future: asyncio.Future[bytes | None] = loop.create_future()
+        batch[1].append((key, future))
+        return await future  # each caller its own future: one giving up cancels no other
 
-    def _read_asked(self, batch: tuple[asyncio.AbstractEventLoop, dict[str, Any]]) -> None:
-        """Look up the keys ``aget`` collected in ``batch`` (closed now), in the reader thread."""
+    def _read_asked(
+        self, batch: tuple[asyncio.AbstractEventLoop, list[tuple[str, asyncio.Future[Any]]]]
+    ) -> None:
+        """Hand the keys ``aget`` collected in ``batch`` (closed now) to the reader thread."""
         if self._asked is batch:
             self._asked = None
-        asked = batch[1]
-        reading = asyncio.ensure_future(_read_off_loop(self, self._get_each, list(asked), {}))
-        reading.add_done_callback(partial(_answer_reads, asked))
-
-    def _get_each(self, keys: list[str]) -> dict[str, bytes | None]:
-        return {key: self.get(key) for key in keys}  # ``get``, so a subclass's own ``get`` sees each
+        loop, asked = batch
+        _read_off_loop(self, loop, [key for key, _ in asked], partial(_answer_reads, asked))
 
     async def aget_many(self, keys: Iterable[str]) -> dict[str, bytes]:
-        """``get_many`` off the event loop (see ``aget``)."""
-        return await _read_off_loop(self, self.get_many, list(keys), {})
+        """``get_many`` in the reader thread (see ``aget``)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[dict[str, bytes]] = loop.create_future()
+        _read_off_loop(self, loop, list(keys), partial(_answer_read, future))
+        return await future
 
     def _waiting(self, keys: list[str]) -> dict[str, bytes | None]:
         """The answers (None: a removal) of ``keys`` still waiting to be written."""
@@ -260,10 +262,23 @@ class _Writer:
     def add(self, rows: dict[str, _Row]) -> None:
         with self._changed:
             self._pending.update(rows)
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="groundset-cache-writer", daemon=True)
-                self._thread.start()
+            self._start()
             self._changed.notify_all()
+
+    def _start(self) -> None:
+        """Start the writer thread unless it runs (called with ``_changed`` held)."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="groundset-cache-writer", daemon=True)
+            self._thread.start()
+
+    def _after_fork(self) -> None:
+        """In a forked child, which has none of its parent's threads (and whose lock the parent's writer
+        may have held): a thread of its own, which also writes what the parent had waiting (the same
+        rows, so harmless twice; dropped, the child's reads would miss them and pay again)."""
+        self._changed = threading.Condition()
+        self._thread = None
+        if self._pending:
+            self._start()
 
     def waiting(self, keys: Iterable[str]) -> dict[str, bytes | None]:
         with self._changed:
@@ -403,45 +418,89 @@ def _writer_for(path: Path) -> _Writer:
         return _writers[real]
 
 
-@atexit.register
+_exit_deadline: float | None = None
+
+
 def _flush_at_exit() -> None:
-    """Nothing paid for is lost on exit: write what waits, giving a locked file up to FLUSH_SECONDS."""
-    deadline = time.monotonic() + FLUSH_SECONDS
+    """Nothing paid for is lost on exit: write what waits, giving a locked file up to FLUSH_SECONDS in
+    all (it runs at thread shutdown and again at exit: the second call waits only for what is left)."""
+    global _exit_deadline
+    if _exit_deadline is None:
+        _exit_deadline = time.monotonic() + FLUSH_SECONDS
     with _writers_lock:
         writers = list(_writers.values())
     for writer in writers:
-        writer.flush(max(deadline - time.monotonic(), 0.0))
+        writer.flush(max(_exit_deadline - time.monotonic(), 0.0))
+
+
+# At interpreter exit; and when threads are shut down, which is all a multiprocessing child started by
+# fork gets (it leaves with os._exit, running no atexit function).
+atexit.register(_flush_at_exit)
+with contextlib.suppress(RuntimeError):  # imported while threads shut down: atexit is all there is
+    getattr(threading, "_register_atexit", lambda _: None)(_flush_at_exit)
 
 
 #: Where the engine's reads run: one thread (reads of one file share its connection anyway), started on
-#: first use.
+#: first use (and afresh in a forked child: see ``_after_fork_in_child``).
 _reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="groundset-cache-reader")
 _unreadable_warned = False
 
 
-async def _read_off_loop(cache: CallCache, read: Any, keys: Any, missing: Any) -> Any:
-    """Run ``read(keys)`` in the cache reader thread; a file that cannot be read is a miss (``missing``)."""
-    global _unreadable_warned
+def _after_fork_in_child() -> None:
+    """A forked child has none of its parent's threads: the parent's reader would take its reads and
+    never run them (a hang), and its writers would never write. Give the child its own."""
+    global _reader, _writers_lock
+    _reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="groundset-cache-reader")
+    _writers_lock = threading.Lock()
+    for writer in _writers.values():
+        writer._after_fork()
+
+
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def _read_off_loop(cache: CallCache, loop: asyncio.AbstractEventLoop, keys: list[str], answer: Any) -> None:
+    """Read ``keys`` with ``cache.get_many`` in the reader thread, then call ``answer(found)`` on ``loop``
+    (``found``: an exception the read raised; a file that cannot be read is a miss, ``{}``). The thread
+    hands the result straight to the loop: one wake-up per read, no task or future chained in between."""
+
+    def read() -> None:
+        global _unreadable_warned
+        found: dict[str, bytes] | Exception
+        try:
+            found = cache.get_many(keys)
+        except sqlite3.Error as exc:
+            if not _unreadable_warned:
+                _unreadable_warned = True
+                log.warning("cannot read the call cache %s (%s): these calls are made again", cache.path, exc)
+            found = {}
+        except Exception as exc:  # noqa: BLE001 - a bug: raised to the callers, on their loop
+            found = exc
+        with contextlib.suppress(RuntimeError):  # the loop was closed meanwhile: nobody waits any more
+            loop.call_soon_threadsafe(answer, found)
+
     try:
-        return await asyncio.get_running_loop().run_in_executor(_reader, partial(read, keys))
-    except sqlite3.Error as exc:
-        if not _unreadable_warned:
-            _unreadable_warned = True
-            log.warning("cannot read the call cache %s (%s): these calls are made again", cache.path, exc)
-        return missing
+        _reader.submit(read)
+    except RuntimeError as exc:  # the interpreter is exiting and starts no thread: fail, never hang
+        answer(exc)
 
 
-def _answer_reads(asked: dict[str, asyncio.Future[bytes | None]], reading: asyncio.Future[Any]) -> None:
-    """Hand each waiting ``aget`` its value (a failed or cancelled read: its error)."""
-    for key, future in asked.items():
-        if future.done():
-            continue
-        if reading.cancelled():
-            future.cancel()
-        elif reading.exception() is not None:
-            future.set_exception(reading.exception())
-        else:
-            future.set_result(reading.result().get(key))
+def _answer_reads(
+    asked: list[tuple[str, asyncio.Future[bytes | None]]], found: dict[str, bytes] | Exception
+) -> None:
+    """Hand each waiting ``aget`` its value (a failed read: its error); one that gave up is skipped."""
+    for key, future in asked:
+        _answer_read(future, found if isinstance(found, Exception) else found.get(key))
+
+
+def _answer_read(future: asyncio.Future[Any], found: Any) -> None:
+    if future.done():
+        return
+    if isinstance(found, Exception):
+        future.set_exception(found)
+    else:
+        future.set_result(found)
 
 
 def _add_label_column(conn: sqlite3.Connection) -> None:

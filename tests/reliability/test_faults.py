@@ -78,6 +78,12 @@ class RecordingCache(CallCache):
             self.missed.add(key)
         return value
 
+    def get_many(self, keys: Any) -> dict[str, bytes]:  # the engine reads concurrent lookups in one batch
+        keys = list(keys)
+        found = super().get_many(keys)
+        self.missed.update(key for key in keys if key not in found)
+        return found
+
     def put_many(self, items: Any, kind: str, *, label: str | None = None) -> None:
         items = list(items)
         if kind == "chat":
