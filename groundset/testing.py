@@ -21,7 +21,7 @@ from typing import Any
 from .scoring.compare import compare
 from .scoring.result import EvaluationResult
 from .scoring.run_judges import JudgesDiffer
-from .scoring.thresholds import below_thresholds, check_allowance, check_known, gate_failures
+from .scoring.thresholds import below_thresholds, check_known, gate_failures
 
 __all__ = ["assert_no_regression", "assert_scores"]
 
@@ -35,7 +35,6 @@ def assert_scores(
     run = _run(result)
     if not thresholds:
         raise ValueError("assert_scores: give at least one metric=threshold, e.g. faithfulness=0.8")
-    check_allowance(max_target_errors, "assert_scores: max_target_errors")
     check_known(thresholds, run.metrics, option="assert_scores")
     aggregate = run.aggregate()
     lines = [

@@ -346,3 +346,10 @@ def test_a_renamed_lower_is_better_metric_keeps_its_direction_in_the_run_gates_a
     assert worse.regressions({"noise_strict": 0.05})
     with pytest.raises(AssertionError):
         assert_no_regression(low, high, noise_strict=0.05)
+
+
+def test_the_pass_line_of_a_lower_is_better_bar_says_at_most(capsys):
+    from groundset.cli.summary import gate
+
+    gate(_noise_run(0.1, "noise_strict"), "noise_strict=0.3")
+    assert "pass: noise_strict <= 0.3" in capsys.readouterr().out

@@ -105,6 +105,7 @@ def compare(
     gets a warning and no verdict ("judges differ"), or with --strict the comparison fails.
     """
     from ..scoring.compare import compare as run_compare
+    from ..scoring.run_judges import JudgesDifferWarning
     from ..scoring.thresholds import parse_thresholds
 
     thresholds = (
@@ -112,8 +113,6 @@ def compare(
         if fail_on_regression is not None
         else {}
     )
-    from ..scoring.run_judges import JudgesDifferWarning
-
     with warnings.catch_warnings():  # printed below, with the notes, as a warning line per gated metric
         warnings.simplefilter("ignore", JudgesDifferWarning)
         comparison = run_compare(run_a, run_b, seed=seed, top=top, strict=strict)

@@ -140,7 +140,9 @@ def gate(result: Any, fail_under: str | None, max_target_errors: int | None = No
         for line in failures:
             err.print(f"FAIL {line}", soft_wrap=True)  # one line per failure in a CI log
         raise typer.Exit(1)
-    passed = [f"{name} >= {bar:g}" for name, bar in thresholds.items()]
+    passed = [
+        f"{name} {'<=' if result.lower_is_better(name) else '>='} {bar:g}" for name, bar in thresholds.items()
+    ]
     allowance = target_allowance_line(result, allowed, MAX_TARGET_ERRORS)
     out.print("pass: " + "; ".join(part for part in (", ".join(passed), allowance) if part))
 

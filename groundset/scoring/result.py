@@ -164,6 +164,8 @@ class EvaluationResult:
         number, header = _first_record(records, path)
         top = f"{path} line {number}"
         metrics = _check_header(header, top)
+        judges = _judges(header.get("judges", {}), top)  # absent in a run file from before they were recorded
+        lower_better = _names(header.get("lower_is_better"), f"{top}: lower_is_better")
         has_target = "target" in header
         samples, where, cells, calls = [], [], [], []
         for number, record in records:
@@ -183,8 +185,8 @@ class EvaluationResult:
             header.get("notes", {}),
             target=header.get("target", {}).get("name", ""),
             target_calls=calls if has_target else None,
-            judges=_judges(header.get("judges", {}), top),
-            lower_better=_names(header.get("lower_is_better"), f"{top}: lower_is_better"),
+            judges=judges,
+            lower_better=lower_better,
         )
 
     def __repr__(self) -> str:
@@ -258,8 +260,11 @@ def _names(data: Any, at: str) -> tuple[str, ...] | None:
     """A header's list of metric names (None when absent: an older run file)."""
     if data is None:
         return None
-    if not isinstance(data, list) or not all(isinstance(name, str) for name in data):
-        raise ConfigError(f"{at} must be a list of metric names, found {data!r}")
+    if not isinstance(data, list):
+        raise ConfigError(f"{at}: must be a list of metric names, got {kind(data)}")
+    for name in data:
+        if not isinstance(name, str):
+            raise ConfigError(f"{at}: must be a list of metric names, got {kind(name)} in it")
     return tuple(data)
 
 

@@ -37,7 +37,8 @@ class DaemonThreads:
         self._lock = threading.Lock()
         self._idle: list[_Worker] = []
         self._started = 0
-        os.register_at_fork(after_in_child=self._forget_workers)
+        if hasattr(os, "register_at_fork"):  # POSIX only: Windows has no fork
+            os.register_at_fork(after_in_child=self._forget_workers)
 
     async def run(self, function: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         """``function(*args, **kwargs)`` on a daemon thread (with the caller's context variables, as

@@ -91,6 +91,7 @@ def gate_failures(
 ) -> list[str]:
     """Every reason ``result`` fails the gate: the metrics under their bars, then the target's failures
     when there are more than ``max_target_errors`` (``option`` names that allowance in the message)."""
+    check_allowance(max_target_errors, option)
     failures = below_thresholds(result.aggregate(), thresholds, result.lower_is_better) if thresholds else []
     target = result.target_summary()
     if target and target["errors"] > max_target_errors:
