@@ -176,6 +176,9 @@ FACTS_IN_THE_NEGATIVE = [
     "Le serveur ne renvoie aucune information sur l'erreur.",
     "La spécification ne précise pas l'ordre des familles de métriques.",
     "Les métriques dont le nom n'est pas mentionné dans la configuration sont ignorées.",
+    # "la documentation" alone is no claim, wherever a negation stands in the sentence
+    "La documentation explique que Prometheus ne supprime pas les séries.",
+    "Prometheus ne garde pas les données au-delà de 15 jours, selon la documentation.",
     "No hay información de depuración en el binario compilado.",
     "El archivo no se encuentra en el directorio de datos, así que Prometheus crea uno nuevo.",
     "Alertmanager descarta una alerta cuando sus etiquetas no contienen suficiente información.",
@@ -205,12 +208,14 @@ REFUSALS_IN_SIX_LANGUAGES = [
     "Leider kann ich diese Frage anhand der Dokumentation nicht beantworten.",
     "Il n'y a aucune information sur les brevets dans la documentation.",
     "Les documents fournis ne mentionnent pas le prix d'une licence commerciale.",
+    "Cela sort du cadre de la documentation.",
     "No hay información sobre patentes en la documentación.",
     "Los documentos proporcionados no mencionan el precio de una licencia.",
     "根据提供的资料，我无法回答这个问题。",
     "很抱歉，文档里找不到这个问题的答案。",
     "申し訳ありませんが、提供された資料には該当する情報が見つかりません。",
     "ドキュメントにはその点について記載されていません。",
+    "ドキュメントには記載なし。",
 ]
 
 

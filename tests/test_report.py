@@ -418,3 +418,16 @@ def test_comparison_report_cuts_long_answers_and_shows_each_pair_once(tmp_path):
     assert changed.count("OLD-ANSWER") == 1 and changed.count("NEW-ANSWER") == 1
     assert changed.count(f"cut: {TEN_MB:,} characters in all") == 2 and "THE-TAIL" not in page
     assert 'id="pair-1"' in changed and changed.count('href="#pair-1"') == 2 and changed.count("-0.800") == 3
+
+
+def test_comparison_report_shows_each_pair_of_a_repeated_id(tmp_path):
+    """A run may repeat a sample id (``compare`` pairs those in order): different samples are not one."""
+    comparison = build_comparison()
+    comparison.changes = [
+        SampleChange("s-9", "up", 0.0, 1.0, 1.0, "Why?", "first old", "first new"),
+        SampleChange("s-9", "down", 0.9, 0.1, -0.8, "How?", "second old", "second new"),
+    ]
+    page = write_comparison_report(comparison, tmp_path / "cmp.html").read_text(encoding="utf-8")
+    changed = section(page, "Samples that changed most")
+    assert all(answer in changed for answer in ("first old", "first new", "second old", "second new"))
+    assert 'id="pair-2"' in changed and 'href="#pair-1"' not in changed

@@ -38,11 +38,10 @@ from .metrics.refusal_phrases import claims, find_refusal
 
 # Plain ignorance anywhere makes the whole response noncommittal, as a refusal does (``find_refusal``:
 # the answer's own claim that it cannot answer, not a fact such as "there is not enough information in
-# its labels").
+# its labels"; it already reads "I don't know/can't say/am not sure", so these are the rest).
 _IGNORANCE = re.compile(
-    r"\b(?:i (?:do not|don't|cannot|can't|am unable to|am not able to|could not|couldn't) "
-    r"(?:know|say|tell|be sure|be certain|confirm|guess)"
-    r"|i'?m (?:not sure|unsure|not certain)|not sure|no idea|i (?:would|'d) (?:need|have) to (?:check|look)"
+    r"\b(?:i (?:do not|don't|cannot|can't|am unable to|am not able to|could not|couldn't) guess"
+    r"|not sure|no idea|i (?:would|'d) (?:need|have) to (?:check|look)"
     # declining: "I'd rather not guess", "I'd prefer not to say", "I won't speculate"
     r"|(?:i'd|i would|i) (?:rather not|prefer not to)|i (?:won't|will not) (?:guess|speculate|say)"
     # ignorance said impersonally: "it's hard to tell", "there is no way to know", "can't be certain"

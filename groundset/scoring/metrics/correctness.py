@@ -24,7 +24,6 @@ from ..formulas import cosine, f1_from_counts, precision_from_counts, recall_fro
 from ..metric import Metric, MetricResult, ScoringContext
 from ..prompts import CompareStatementsPrompt, StatementsToCompare
 from .refusal import out_of_scope
-from .similarity import empty_response
 from .statements import statements_of
 
 OUT_OF_SCOPE = (
@@ -118,9 +117,8 @@ class AnswerCorrectness(Metric):
     async def _similarity(self, response: str, reference: str, ctx: ScoringContext) -> float:
         """Cosine of the two texts' embeddings. An empty response scores 0 unembedded (a model's vector
         for "" would earn it partial credit, a zero vector NaN): it is judged, and says nothing."""
-        empty = empty_response(response, reference)
-        if empty is not None:
-            return empty.value
+        if not response.strip():
+            return 0.0
         vectors = await ctx.engine.embed(ctx.embeddings, [response, reference], stage=f"{self.stage}.embed")
         return cosine(vectors[0], vectors[1])
 

@@ -176,10 +176,10 @@ _SUBORDINATE_DE = re.compile(
 
 # -- French --------------------------------------------------------------------------------------------
 
-_DOC_NOUN_FR = r"(?:documentation|doc|documents?|contexte|sources?|textes?|passages?|extraits?|manuel)"
+_DOC_NOUN_FR = r"(?:documentation|documents?|doc|contexte|sources?|textes?|passages?|extraits?|manuel)"
 _DOCS_FR = (
-    rf"(?:(?:la|le|les|des|du|de\s+la|ces|cette|ce)\s+|l'){_DOC_NOUN_FR}(?:\s+(?:fourni|disponible|donné|récupéré)e?s?)?"
-    r"|les\s+informations\s+fournies"
+    rf"(?:(?:(?:la|le|les|des|du|de\s+la|ces|cette|ce)\s+|l'){_DOC_NOUN_FR}"
+    r"(?:\s+(?:fourni|disponible|donné|récupéré)e?s?)?|les\s+informations\s+fournies)"
 )
 _FRENCH = [
     r"\bn'(?:est|sont|était|étaient)\s+pas\s+(?:\w+ment\s+)?(?:mentionné|décrit|expliqué|évoqué|précisé|indiqué"
@@ -191,9 +191,9 @@ _FRENCH = [
     rf"|aucune?)\b",
     r"\bje\s+ne\s+(?:sais|trouve|peux|connais|suis|vois)\s+(?:pas|rien)\b",
     r"\bje\s+ne\s+(?:dispose|possède)\s+(?:pas|d'aucune)\s+(?:d'|de\s+)?(?:information|élément|réponse)",
-    rf"\b(?:{_DOCS_FR})\s+(?:\w+\s+){{0,2}}?ne\s+(?:me\s+)?permet(?:tent)?\s+pas\s+de\s+(?:répondre|déterminer|dire"
+    rf"\b{_DOCS_FR}\s+(?:\w+\s+){{0,2}}?ne\s+(?:me\s+)?permet(?:tent)?\s+pas\s+de\s+(?:répondre|déterminer|dire"
     rf"|savoir|conclure|confirmer)",
-    rf"\b(?:dépasse|dépassent|sort|sortent)\s+(?:du|le)\s+cadre\s+(?:de\s+)?(?:{_DOCS_FR})",
+    rf"\b(?:dépasse|dépassent|sort|sortent)\s+(?:du|le)\s+cadre\s+(?:de\s+)?{_DOCS_FR}",
     r"\bje\s+n'ai\s+pas\s+(?:trouvé|d'information|de\s+réponse)",
     rf"\b(?:il\s+n'y\s+a|je\s+n'ai(?:\s+trouvé)?)\s+(?:\w+\s+)?(?:aucune?|pas\s+d'|pas\s+de)\s*(?:information"
     rf"|mention|indication|détail|précision|réponse)s?\b(?![^.,;:!?]*\bdans\s+(?:(?:le|la|les|un|une|ce|cette|ses"
@@ -319,9 +319,9 @@ PHRASES: dict[str, Phrases] = {
         set_phrases=_NOT_CLAUSES_EN,
     ),
     "zh": _phrases(_CHINESE, r"[没未无不]", _SUBORDINATE_ZH, dangling=_DANGLING_ZH),
-    "ja": _phrases(_JAPANESE, r"ません|ない|不明", _SUBORDINATE_JA, dangling=_DANGLING_JA),
+    "ja": _phrases(_JAPANESE, r"ません|ない|なし|不明", _SUBORDINATE_JA, dangling=_DANGLING_JA),
     "de": _phrases(_GERMAN, r"\b(?:nicht|nichts|kein\w*)\b", _SUBORDINATE_DE),
-    "fr": _phrases(_FRENCH, r"\b(?:ne|pas|rien|aucune?|dépassen?t?|sorten?t?)\b|\bn'", _SUBORDINATE_FR),
+    "fr": _phrases(_FRENCH, r"\b(?:ne|pas|rien|aucune?|dépasse(?:nt)?|sort(?:ent)?)\b|\bn'", _SUBORDINATE_FR),
     "es": _phrases(_SPANISH, r"\b(?:no|nada|ninguna?)\b", _SUBORDINATE_ES),
 }
 # After a refusal, a guess that still supplies the asked fact ("..., but I think it is 42").

@@ -20,7 +20,7 @@ OUT_OF_SCOPE = (
 )
 
 
-def empty_response(response: str | None, target: str) -> MetricResult | None:
+def _empty_response(response: str | None, target: str) -> MetricResult | None:
     """An empty response is judged, and scores 0; NaN only when there is nothing to compare it with."""
     if (response or "").strip():
         return None
@@ -43,7 +43,7 @@ class SemanticSimilarity(Metric):
             self.output_type = OutputType.BINARY  # type: ignore[misc]
 
     async def _ascore(self, sample: SingleTurnSample, ctx: ScoringContext) -> MetricResult:
-        empty = empty_response(sample.response, sample.reference or "")
+        empty = _empty_response(sample.response, sample.reference or "")
         if empty is not None:
             return empty
         vectors = await ctx.engine.embed(
@@ -85,7 +85,7 @@ class AnswerRelevancy(Metric):
         if out_of_scope(sample):
             return MetricResult.nan(OUT_OF_SCOPE, out_of_scope=True)
         question, response = sample.user_input or "", sample.response or ""
-        empty = empty_response(response, question)
+        empty = _empty_response(response, question)
         if empty is not None:
             return empty
         if is_offline(ctx.llm):

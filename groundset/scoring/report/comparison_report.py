@@ -144,7 +144,9 @@ def changes(comparison: Comparison) -> str:
     for change in comparison.changes:
         by_metric.setdefault(change.metric, []).append(change)
     blocks = []
-    anchors: dict[str, str] = {}  # sample id -> the page id of the block that shows its texts
+    # (sample id, question, responses) -> the page id of the block that shows them: the texts are in the
+    # key, as a run may repeat an id (``compare`` pairs such samples in order) and each pair is shown
+    anchors: dict[tuple[str, str, str, str], str] = {}
     for metric, items in by_metric.items():
         if not items:
             continue
@@ -153,7 +155,7 @@ def changes(comparison: Comparison) -> str:
     return "".join(blocks)
 
 
-def _change(item: Any, comparison: Comparison, anchors: dict[str, str]) -> str:
+def _change(item: Any, comparison: Comparison, anchors: dict[tuple[str, str, str, str], str]) -> str:
     """One moved sample: its question and both responses the first time the page shows it, else a link."""
     style = "good" if item.delta > 0 else "bad" if item.delta < 0 else None
     question = one_line(str(item.user_input or ""))
@@ -163,14 +165,15 @@ def _change(item: Any, comparison: Comparison, anchors: dict[str, str]) -> str:
         + el("span", esc(item.sample_id), class_="mono")
         + esc(f" · {question}")
     )
-    if item.sample_id in anchors:
+    key = (item.sample_id, item.user_input, item.response_a, item.response_b)
+    if key in anchors:
         where = f"{item.sample_id}, above"
-        return details(lead, see_above("Its question and both responses", where, anchors[item.sample_id]))
-    anchors[item.sample_id] = f"pair-{len(anchors) + 1}"
+        return details(lead, see_above("Its question and both responses", where, anchors[key]))
+    anchors[key] = f"pair-{len(anchors) + 1}"
     pair = el(
         "div",
         el("div", field(f"response A ({comparison.label_a})", text(item.response_a)))
         + el("div", field(f"response B ({comparison.label_b})", text(item.response_b))),
         class_="pair",
     )
-    return details(lead, field("question", text(item.user_input)) + pair, id_=anchors[item.sample_id])
+    return details(lead, field("question", text(item.user_input)) + pair, id_=anchors[key])
