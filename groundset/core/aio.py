@@ -78,6 +78,17 @@ def run_sync(coro: Coroutine[Any, Any, T]) -> T:
         raise
 
 
+def settle(future: asyncio.Future[Any], outcome: Any) -> None:
+    """Give ``future`` its outcome (an exception is raised by it, anything else is its result), unless the
+    awaiting side already gave up on it (cancelled, timed out)."""
+    if future.done():
+        return
+    if isinstance(outcome, BaseException):
+        future.set_exception(outcome)
+    else:
+        future.set_result(outcome)
+
+
 def _shutdown() -> None:
     loop = _loop
     if loop is not None and not loop.is_closed():

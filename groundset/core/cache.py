@@ -29,6 +29,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from .aio import settle
 from .errors import ConfigError
 
 CACHE_ENV = "GROUNDSET_CACHE_DIR"
@@ -134,7 +135,7 @@ class CallCache:
         """``get_many`` in the reader thread (see ``aget``)."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[dict[str, bytes]] = loop.create_future()
-        _read_off_loop(self, loop, list(keys), partial(_answer_read, future))
+        _read_off_loop(self, loop, list(keys), partial(settle, future))
         return await future
 
     def _waiting(self, keys: list[str]) -> dict[str, bytes | None]:
@@ -491,16 +492,7 @@ def _answer_reads(
 ) -> None:
     """Hand each waiting ``aget`` its value (a failed read: its error); one that gave up is skipped."""
     for key, future in asked:
-        _answer_read(future, found if isinstance(found, Exception) else found.get(key))
-
-
-def _answer_read(future: asyncio.Future[Any], found: Any) -> None:
-    if future.done():
-        return
-    if isinstance(found, Exception):
-        future.set_exception(found)
-    else:
-        future.set_result(found)
+        settle(future, found if isinstance(found, Exception) else found.get(key))
 
 
 def _add_label_column(conn: sqlite3.Connection) -> None:

@@ -18,6 +18,8 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from ..core.aio import settle
+
 T = TypeVar("T")
 Job = Callable[[], Callable[[], None]]  # runs a call on the worker, returns what hands its outcome back
 
@@ -107,16 +109,8 @@ class _Worker(threading.Thread):
 def _settle_from_thread(loop: asyncio.AbstractEventLoop, future: asyncio.Future[Any], outcome: Any) -> None:
     """Hand a call's outcome to its awaiting side, unless that side gave up (cancelled, loop closed)."""
 
-    def settle() -> None:
-        if future.done():
-            return
-        if isinstance(outcome, BaseException):
-            future.set_exception(outcome)
-        else:
-            future.set_result(outcome)
-
     with contextlib.suppress(RuntimeError):  # the loop closed while the call ran
-        loop.call_soon_threadsafe(settle)
+        loop.call_soon_threadsafe(settle, future, outcome)
 
 
 TARGET_THREADS = DaemonThreads("groundset-target")
