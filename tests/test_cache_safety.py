@@ -16,6 +16,8 @@ import sqlite3
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -536,23 +538,38 @@ print(run_sync(engine.cached("key", "test", paid, "chat", label="test.judge")).d
 """
 
 
-def test_answers_waiting_for_a_locked_file_are_written_before_the_process_exits(tmp_path):
-    where = tmp_path / "cache"
+@dataclass
+class LockedRun:
+    first_line: str  # what the script printed while the cache file was locked
+    waiting: bool  # still running half a second later, with nothing written to the file
+    rest: str  # what it printed after the lock was released
+    stored: set[str]  # the keys in the file once it ended
+
+
+def _run_while_locked(where: Path, script: str) -> LockedRun:
+    """Run ``script`` on a cache at ``where`` while another connection holds the file's write lock, then
+    release the lock and wait for the script to end (it must end with exit code 0)."""
     CallCache(where).close()
     holder = _locked(where)
-    run = [sys.executable, "-c", EXIT_SCRIPT, str(where)]
-    process = subprocess.Popen(run, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert process.stdout.readline().strip() == "a paid answer"  # answered while the file is locked
-        time.sleep(0.5)  # let it reach its exit, where the answer still waits for the lock
-        assert process.poll() is None and _stored_keys(where) == set()
-    finally:
-        holder.execute("ROLLBACK")
-        holder.close()
-    assert process.wait(timeout=60) == 0, process.stderr.read()
-    assert _stored_keys(where) == {"key"}
-    process.stdout.close()
-    process.stderr.close()
+    run = [sys.executable, "-c", script, str(where)]
+    with subprocess.Popen(run, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as process:
+        try:
+            first = process.stdout.readline().strip()
+            time.sleep(0.5)  # let it reach its exit, where its answers still wait for the lock
+            waiting = process.poll() is None and _stored_keys(where) == set()
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        assert process.wait(timeout=60) == 0, process.stderr.read()
+        return LockedRun(
+            first or process.stderr.read(), waiting, process.stdout.read().strip(), _stored_keys(where)
+        )
+
+
+def test_answers_waiting_for_a_locked_file_are_written_before_the_process_exits(tmp_path):
+    run = _run_while_locked(tmp_path / "cache", EXIT_SCRIPT)
+    assert run.first_line == "a paid answer"  # answered while the file is locked
+    assert run.waiting and run.stored == {"key"}
 
 
 def test_an_answer_that_cannot_be_written_in_time_is_kept_and_warned_about_once(tmp_path, caplog):
@@ -605,21 +622,7 @@ if __name__ == "__main__":
 
 @pytest.mark.skipif(sys.platform == "win32", reason="no fork")
 def test_a_forked_worker_reads_the_cache_and_keeps_its_answers(tmp_path):
-    where = tmp_path / "cache"
-    CallCache(where).close()
-    holder = _locked(where)
-    run = [sys.executable, "-c", FORK_SCRIPT, str(where)]
-    process = subprocess.Popen(run, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        line = process.stdout.readline().strip()
-        assert line == "child: a paid answer / a paid answer", line or process.stderr.read()
-        time.sleep(0.5)  # the child reaches its exit (os._exit: no atexit), its answer waiting for the lock
-        assert process.poll() is None and _stored_keys(where) == set()
-    finally:
-        holder.execute("ROLLBACK")
-        holder.close()
-    assert process.wait(timeout=60) == 0, process.stderr.read()
-    assert process.stdout.read().strip() == "child exit code: 0"
-    assert _stored_keys(where) == {"parent", "child"}
-    process.stdout.close()
-    process.stderr.close()
+    run = _run_while_locked(tmp_path / "cache", FORK_SCRIPT)
+    assert run.first_line == "child: a paid answer / a paid answer"
+    assert run.waiting  # the child reached its exit (os._exit: no atexit), its answer waiting for the lock
+    assert run.rest == "child exit code: 0" and run.stored == {"parent", "child"}
