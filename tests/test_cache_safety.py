@@ -422,7 +422,7 @@ def small_graph():
 )
 def test_a_failing_scenario_is_a_rejection_not_an_aborted_generation(small_graph, error):
     from groundset.synthesizers import TestsetGenerator
-    from groundset.synthesizers.single_hop import SingleHopSpecificQuerySynthesizer
+    from groundset.synthesizers.kinds.single_hop import SingleHopSpecificQuerySynthesizer
 
     synth = SingleHopSpecificQuerySynthesizer(engine=CallEngine(cache=False))
     original, seen = synth.generate, []

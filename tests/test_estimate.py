@@ -27,7 +27,7 @@ from groundset.judges.sample_check import SampleCheckPrompt, SampleToCheck
 from groundset.kg import build_knowledge_graph
 from groundset.kg.facts_batch import KeyedFacts, keyed_facts
 from groundset.synthesizers import TestsetGenerator
-from groundset.synthesizers.estimate import estimate_generation
+from groundset.synthesizers.pipeline.estimate import estimate_generation
 
 from .corpora import EXAMPLE_DOCS
 from .openai_stub import Reply

@@ -14,16 +14,16 @@ from pathlib import Path
 import pytest
 
 from groundset.kg import build_knowledge_graph
+from groundset.languages import WORDINGS, wording
 from groundset.personas import PersonaInput, PersonaPrompt, generate_personas
 from groundset.personas.language import check_language, language_label, majority_language
 from groundset.personas.nouns import cjk_share
 from groundset.personas.prompts import offline_persona
 from groundset.samples.testset import TestsetSample
 from groundset.synthesizers import QualityGate, TestsetGenerator
-from groundset.synthesizers.languages import WORDINGS, wording
-from groundset.synthesizers.local_questions import local_question
-from groundset.synthesizers.prompts import QueryInput, QueryPrompt
-from groundset.synthesizers.styles import STYLES
+from groundset.synthesizers.questions.local import local_question
+from groundset.synthesizers.questions.prompts import QueryInput, QueryPrompt
+from groundset.synthesizers.questions.styles import STYLES
 from groundset.text.language import detect_language
 from groundset.text.sentences import word_set
 
@@ -267,7 +267,7 @@ def test_offline_personas_are_written_in_the_language(code):
 
 
 def test_french_questions_elide_que_and_de_before_a_vowel():
-    from groundset.synthesizers.local_questions import tidy
+    from groundset.synthesizers.questions.local import tidy
 
     words = wording("fr")
     assert tidy(words, "En tant que ingénieur, quel est le délai de Orbiscope ?") == (

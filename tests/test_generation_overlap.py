@@ -15,7 +15,7 @@ from groundset.core import CallEngine
 from groundset.core.aio import run_sync
 from groundset.personas import Persona, acluster_documents
 from groundset.synthesizers import TestsetGenerator
-from groundset.synthesizers.multi_hop import MultiHopSpecificQuerySynthesizer
+from groundset.synthesizers.kinds.multi_hop import MultiHopSpecificQuerySynthesizer
 
 from .scripted_model import scripted
 

@@ -742,7 +742,7 @@ def test_accented_words_stay_whole_and_no_fragment_names_the_corpus():
     """ "Prüfziel" is one word, not the name "Pr" (the corpus scope was once "Pr" on German docs)."""
     from groundset.core.engine import CallEngine
     from groundset.kg.build import build_knowledge_graph
-    from groundset.synthesizers.fact_index import corpus_scope
+    from groundset.synthesizers.scenarios.fact_index import corpus_scope
 
     text = "Jede Sonde überwacht genau ein Prüfziel. Die Prüfung läuft in Abständen über Orbiscope."
     found = RULES.extract(text, "de")

@@ -21,14 +21,8 @@ from groundset.personas.language import language_label
 from groundset.personas.nouns import cjk_share
 from groundset.samples.testset import Testset, TestsetSample
 from groundset.synthesizers import QualityGate, TestsetGenerator
-from groundset.synthesizers.out_of_scope import (
-    ANSWER_FOUND,
-    OutOfScopeQuerySynthesizer,
-    fitting_aspects,
-    supporting_chunks,
-)
-from groundset.synthesizers.out_of_scope_evidence import ChunkIndex, answers
-from groundset.synthesizers.out_of_scope_prompts import (
+from groundset.synthesizers.kinds.out_of_scope.evidence import ChunkIndex, answers
+from groundset.synthesizers.kinds.out_of_scope.prompts import (
     ASPECT_BY_KEY,
     ASPECTS,
     LOCAL_ASPECTS,
@@ -38,8 +32,14 @@ from groundset.synthesizers.out_of_scope_prompts import (
     is_refusal,
     refusal_reference,
 )
-from groundset.synthesizers.scenarios import PersonaPool
-from groundset.synthesizers.styles import LENGTHS, STYLES
+from groundset.synthesizers.kinds.out_of_scope.synthesizer import (
+    ANSWER_FOUND,
+    OutOfScopeQuerySynthesizer,
+    fitting_aspects,
+    supporting_chunks,
+)
+from groundset.synthesizers.questions.styles import LENGTHS, STYLES
+from groundset.synthesizers.scenarios.scenario import PersonaPool
 from groundset.text.language import detect_language, script_language
 from groundset.text.sentences import word_set
 

@@ -19,16 +19,16 @@ from groundset.personas import generate_personas
 from groundset.samples.testset import Testset, TestsetSample
 from groundset.samples.turns import Turn
 from groundset.synthesizers import QualityGate, TestsetGenerator
-from groundset.synthesizers.conversational import (
+from groundset.synthesizers.kinds.conversational.prompts import cause_follow_up
+from groundset.synthesizers.kinds.conversational.synthesizer import (
     NO_BACK_REFERENCE,
     ConversationalQuerySynthesizer,
     leans_on_history,
     turn_samples,
 )
-from groundset.synthesizers.conversational_prompts import cause_follow_up
-from groundset.synthesizers.facts import Fact
-from groundset.synthesizers.situational import SituationalQuerySynthesizer
-from groundset.synthesizers.styles import STOP_WORDS
+from groundset.synthesizers.kinds.situational import SituationalQuerySynthesizer
+from groundset.synthesizers.questions.styles import STOP_WORDS
+from groundset.synthesizers.scenarios.facts import Fact
 from groundset.text.plaintext import plain_text
 
 from .openai_stub import Reply

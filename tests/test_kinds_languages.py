@@ -18,22 +18,25 @@ import pytest
 from groundset.core import CallEngine
 from groundset.kg import build_knowledge_graph
 from groundset.kg.graph import EdgeKind
+from groundset.languages import WORDINGS
 from groundset.personas.nouns import cjk_share
 from groundset.samples.testset import TestsetSample
 from groundset.synthesizers import TestsetGenerator
-from groundset.synthesizers.comparative import ComparativeQuerySynthesizer
-from groundset.synthesizers.conversational import ConversationalQuerySynthesizer, leans_on_history
-from groundset.synthesizers.conversational_prompts import (
+from groundset.synthesizers.kinds.comparative import ComparativeQuerySynthesizer
+from groundset.synthesizers.kinds.conversational.prompts import (
     ConversationInput,
     ConversationPrompt,
     refers_back,
 )
-from groundset.synthesizers.double import DoubleQuerySynthesizer
-from groundset.synthesizers.kinds_languages import follow_up_question, writes_offline
-from groundset.synthesizers.kinds_prompts import ComparativePrompt, DoublePrompt, PairInput
-from groundset.synthesizers.languages import WORDINGS
-from groundset.synthesizers.local_questions import local_style
-from groundset.synthesizers.quality import mentions
+from groundset.synthesizers.kinds.conversational.synthesizer import (
+    ConversationalQuerySynthesizer,
+    leans_on_history,
+)
+from groundset.synthesizers.kinds.double import DoubleQuerySynthesizer
+from groundset.synthesizers.kinds.pair_prompts import ComparativePrompt, DoublePrompt, PairInput
+from groundset.synthesizers.kinds.term_based import follow_up_question, writes_offline
+from groundset.synthesizers.pipeline.quality import mentions
+from groundset.synthesizers.questions.local import local_style
 from groundset.text.plaintext import plain_text
 from groundset.text.sentences import split_sentences, word_set
 

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "groundset"
@@ -12,6 +13,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "groundset"
 # A subpackage may import its own modules and those of a lower rank; same rank means independent.
 RANKS = {
     "core": 0,
+    "languages": 0,
     "text": 1,
     "documents": 2,
     "samples": 2,
@@ -106,3 +108,48 @@ def test_no_module_is_over_600_lines():
         if (n := len(p.read_text(encoding="utf-8").splitlines())) > 600
     }
     assert not long, long
+
+
+# Names that say a file holds a slice of another module's idea, cut by size or by a group of languages,
+# not an idea of its own: "_part2", "_more", "_extra", "_misc", "_romance", "_cjk", "_other", ...
+SLICE_NAME = re.compile(
+    r"(?:^|_)(?:part\d*|\d+|more|extra|misc|rest|other|others|continued|cont|romance|cjk|latin|asian|european)$"
+)
+
+
+def sliced_names(package: Path) -> list[str]:
+    return sorted(
+        str(p.relative_to(package))
+        for p in package.rglob("*.py")
+        if p.stem != "__init__" and SLICE_NAME.search(p.stem)
+    )
+
+
+def test_no_module_is_named_for_a_slice_of_another():
+    """A module is one idea: no file is named as a part of another (``out_of_scope_romance``, ``_part2``);
+    a language's words live in its own module under groundset/languages."""
+    assert not sliced_names(PACKAGE)
+
+
+def test_the_slice_check_sees_slices(tmp_path):
+    for name in (
+        "out_of_scope_romance",
+        "prompts_part2",
+        "kinds_cjk",
+        "metrics_2",
+        "answer_first",
+        "pairs",
+    ):
+        (tmp_path / f"{name}.py").write_text("")
+    assert sliced_names(tmp_path) == [
+        "kinds_cjk.py",
+        "metrics_2.py",
+        "out_of_scope_romance.py",
+        "prompts_part2.py",
+    ]
+
+
+def test_the_generator_has_a_few_rooms():
+    """groundset/synthesizers holds subpackages whose names say what they hold, not dozens of flat modules."""
+    top = [p.name for p in (PACKAGE / "synthesizers").iterdir() if p.name != "__pycache__"]
+    assert len(top) <= 12, sorted(top)

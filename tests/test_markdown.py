@@ -383,7 +383,7 @@ def test_no_attribute_syntax_reaches_the_graph_or_questions_of_the_chinese_fixtu
 def test_the_plain_text_and_the_answer_passages_of_a_chunk_share_one_parse(monkeypatch):
     """The graph reads a chunk's plain text, the generator its answer passages: parsing is most of what
     either costs, so the second finds the first's tokens."""
-    from groundset.synthesizers.passages import passages
+    from groundset.synthesizers.scenarios.passages import passages
     from groundset.text.plaintext import plain_text
 
     parses = []

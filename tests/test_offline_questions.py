@@ -6,14 +6,14 @@ import re
 
 import pytest
 
-from groundset.synthesizers.offline_questions import (
+from groundset.synthesizers.questions.offline import (
     KINDS,
     answer_sentences,
     offline_question,
     offline_reference,
     term_pattern,
 )
-from groundset.synthesizers.styles import LENGTHS, STYLES, agreement, apply_style, persona_lead
+from groundset.synthesizers.questions.styles import LENGTHS, STYLES, agreement, apply_style, persona_lead
 from groundset.text.plaintext import plain_text
 
 from .corpora import PROMETHEUS_DOCS

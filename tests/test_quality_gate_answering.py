@@ -14,8 +14,8 @@ from groundset.core.models import OFFLINE_LLM
 from groundset.judges import ANSWERS, BATCH_SIZE, SampleCheckPrompt, SampleToCheck, judge, numbered
 from groundset.samples.testset import TestsetSample
 from groundset.synthesizers import QualityGate
-from groundset.synthesizers.offline_questions import answer_sentences, offline_question, offline_reference
-from groundset.synthesizers.quality import NOT_AN_ANSWER, NOT_ANSWERING, UNSUPPORTED
+from groundset.synthesizers.pipeline.quality import NOT_AN_ANSWER, NOT_ANSWERING, UNSUPPORTED
+from groundset.synthesizers.questions.offline import answer_sentences, offline_question, offline_reference
 
 from .conftest import FAKE_KEY
 from .openai_stub import Reply

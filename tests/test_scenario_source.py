@@ -11,8 +11,8 @@ import pytest
 
 from groundset.core import CallEngine
 from groundset.synthesizers import TestsetGenerator
-from groundset.synthesizers.scenario_source import ScenarioSource
-from groundset.synthesizers.scenarios import Scenario
+from groundset.synthesizers.scenarios.scenario import Scenario
+from groundset.synthesizers.scenarios.source import ScenarioSource
 
 from .openai_stub import Reply
 from .scripted_model import scripted
@@ -71,7 +71,7 @@ def test_finding_scenarios_reads_the_graphs_languages_instead_of_loading_the_ide
     from langchain_core.language_models import FakeListChatModel
 
     from groundset.personas import Persona
-    from groundset.synthesizers.scenarios import PersonaPool
+    from groundset.synthesizers.scenarios.scenario import PersonaPool
     from groundset.text import language
 
     def refuse(*args, **kwargs):

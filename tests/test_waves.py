@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from groundset.synthesizers.scenarios import Scenario
-from groundset.synthesizers.spread import ContextBudget, PassRates, drafts_for, take_waves
+from groundset.synthesizers.scenarios.scenario import Scenario
+from groundset.synthesizers.scenarios.spread import ContextBudget, PassRates, drafts_for, take_waves
 
 
 def queue(n: int) -> list[Scenario]:

@@ -13,7 +13,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from ..kg.graph import KnowledgeGraph, NodeKind
-from ..text.language import DEFAULT_LANGUAGE, LANGUAGES, detect_language, language_code
+from ..languages import WORDINGS
+from ..text.language import DEFAULT_LANGUAGE, IDENTIFIED_LANGUAGES, detect_language, language_code
 
 __all__ = [
     "LANGUAGE_NAMES",
@@ -27,7 +28,7 @@ __all__ = [
 ]
 
 # Languages with offline templates (questions, styles, personas); any other writes English offline.
-OFFLINE_LANGUAGES = ("en", "zh", "ja", "de", "fr", "es")
+OFFLINE_LANGUAGES = ("en", *WORDINGS)
 LANGUAGE_NAMES = {
     "en": "English", "de": "German", "fr": "French", "es": "Spanish", "it": "Italian", "pt": "Portuguese",
     "nl": "Dutch", "sv": "Swedish", "da": "Danish", "no": "Norwegian", "fi": "Finnish", "is": "Icelandic",
@@ -38,7 +39,7 @@ LANGUAGE_NAMES = {
     "zh": "Chinese", "ja": "Japanese", "ko": "Korean", "ar": "Arabic", "he": "Hebrew", "fa": "Persian",
     "hi": "Hindi", "bn": "Bengali", "ta": "Tamil", "te": "Telugu", "ur": "Urdu",
 }  # fmt: skip
-assert set(LANGUAGE_NAMES) == set(LANGUAGES)
+assert set(LANGUAGE_NAMES) == set(IDENTIFIED_LANGUAGES)
 
 
 def check_language(value: str | None) -> str | None:
@@ -49,7 +50,7 @@ def check_language(value: str | None) -> str | None:
     code = language_code(value, default="") if isinstance(value, str) else ""
     if code not in LANGUAGE_NAMES:
         raise ValueError(
-            f"unsupported language {value!r}: use an ISO 639-1 code among {', '.join(LANGUAGES)} "
+            f"unsupported language {value!r}: use an ISO 639-1 code among {', '.join(IDENTIFIED_LANGUAGES)} "
             f"(offline templates exist for {', '.join(OFFLINE_LANGUAGES)}; other languages are written in "
             "English offline), or None to follow each document's detected language"
         )

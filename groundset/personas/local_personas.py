@@ -1,7 +1,7 @@
 """Offline personas in languages other than English: a role and a topic of the cluster, in its words.
 
 The role is picked as in English (``roles.choose_role``): cue words in the cluster's topics and
-summaries, here the language's own cues (``local_words``) besides the English ones. Topics are the
+summaries, here the language's own cues (``groundset.languages``) besides the English ones. Topics are the
 cluster's themes, entities and keyphrases that read as things in the language (``nouns``); in Chinese
 and Japanese those written in the language's script come first, so a name reads "负责告警规则的可靠性
 工程师" rather than "... HTTP ...". Everything is a function of the input, so reruns agree.
@@ -13,7 +13,8 @@ import re
 from collections.abc import Sequence
 
 from ..core.hashing import stable_hash
-from .local_words import PERSONA_WORDS, PersonaWords
+from ..languages import LANGUAGES
+from ..languages.personas import PersonaWords
 from .model import Persona
 from .nouns import CJK_LANGUAGES, cjk_share, reads_as_thing
 from .roles import FALLBACK_ROLE, ROLE_CUES, cue_count, is_markup
@@ -38,14 +39,14 @@ def local_persona(
     keyphrases: Sequence[str] = (),
 ) -> Persona | None:
     """The persona of a cluster written in ``lang``; None for a language without wording (English)."""
-    words = PERSONA_WORDS.get(lang)
+    words = LANGUAGES[lang].personas if lang in LANGUAGES else None
     if words is None:
         return None
     text = " ".join(summaries)
     whole = [e for e in entities if not text or re.search(rf"(?<!\w){re.escape(e)}(?!\w)", text)]
     topics = local_topics(lang, themes, whole, keyphrases)  # no "Garc" cut from "García"
     if not topics:
-        return words.fallback
+        return Persona(name=words.fallback_name, role_description=words.fallback_description)
     sources = zip(_WEIGHTS, (themes, entities, keyphrases), strict=True)
     weighted = [
         (str(t), w / (1 + 0.3 * r)) for w, ts in sources for r, t in enumerate(ts) if not is_markup(t)

@@ -172,7 +172,7 @@ def offline_persona(
     language: str = "en",
 ) -> Persona:
     """A persona that reads as a role, from the cluster's topics (or its summaries' first words), written
-    in ``language`` (English for a language without persona wording, see ``local_words``)."""
+    in ``language`` (English for a language without persona wording, see ``groundset.languages``)."""
     local = local_persona(language, themes, summaries, entities, keyphrases)
     if local is not None:
         return local

@@ -2,19 +2,19 @@
 
 from ..samples.testset import Testset, TestsetSample
 from .base import Synthesizer
-from .comparative import ComparativeQuerySynthesizer
-from .conversational import ConversationalQuerySynthesizer
-from .distracting import DistractingQuerySynthesizer
-from .double import DoubleQuerySynthesizer
-from .generator import TestsetGenerator
-from .multi_hop import MultiHopAbstractQuerySynthesizer, MultiHopSpecificQuerySynthesizer
-from .out_of_scope import OutOfScopeQuerySynthesizer
-from .quality import QualityGate
-from .refresh import DroppedSample, RefreshResult, arefresh_testset, needs_review_path, refresh_testset
+from .kinds.comparative import ComparativeQuerySynthesizer
+from .kinds.conversational.synthesizer import ConversationalQuerySynthesizer
+from .kinds.distracting import DistractingQuerySynthesizer
+from .kinds.double import DoubleQuerySynthesizer
+from .kinds.multi_hop import MultiHopAbstractQuerySynthesizer, MultiHopSpecificQuerySynthesizer
+from .kinds.out_of_scope.synthesizer import OutOfScopeQuerySynthesizer
+from .kinds.single_hop import SingleHopSpecificQuerySynthesizer
+from .kinds.situational import SituationalQuerySynthesizer
+from .pipeline.generator import TestsetGenerator
+from .pipeline.quality import QualityGate
+from .refresh.run import DroppedSample, RefreshResult, arefresh_testset, needs_review_path, refresh_testset
 from .registry import ALL_KINDS, DEFAULT_KINDS, kinds_distribution, parse_distribution
-from .scenarios import PersonaPool, QueryMix, Scenario, largest_remainder
-from .single_hop import SingleHopSpecificQuerySynthesizer
-from .situational import SituationalQuerySynthesizer
+from .scenarios.scenario import PersonaPool, QueryMix, Scenario, largest_remainder
 
 __all__ = [
     "SituationalQuerySynthesizer",

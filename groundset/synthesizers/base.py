@@ -15,12 +15,12 @@ from ..core.prompts import Prompt
 from ..kg.graph import KnowledgeGraph
 from ..personas.language import check_language, nodes_language
 from ..samples.testset import TestsetSample
-from .answer_first import answer_slots
-from .fact_index import FactIndex
-from .facts import Fact
-from .prompts import QueryInput, QueryPrompt, evidence_groups, task_text
-from .quality import QualityGate, Written
-from .scenarios import PersonaPool, QueryMix, Scenario, prompt_fields
+from .pipeline.quality import QualityGate, Written
+from .questions.answer_first import answer_slots
+from .questions.prompts import QueryInput, QueryPrompt, evidence_groups, task_text
+from .scenarios.fact_index import FactIndex
+from .scenarios.facts import Fact
+from .scenarios.scenario import PersonaPool, QueryMix, Scenario, prompt_fields
 
 # (chunk ids, terms, facts): the first term is what the question is about; the facts (answer-first
 # scenarios) are what the question asks, one per chunk; without facts the term's sentences ground it.

@@ -7,14 +7,14 @@ abstract); ``--kinds all`` adds the kinds that probe failures users hit most (se
 from __future__ import annotations
 
 from .base import Synthesizer
-from .comparative import ComparativeQuerySynthesizer
-from .conversational import ConversationalQuerySynthesizer
-from .distracting import DistractingQuerySynthesizer
-from .double import DoubleQuerySynthesizer
-from .multi_hop import MultiHopAbstractQuerySynthesizer, MultiHopSpecificQuerySynthesizer
-from .out_of_scope import OutOfScopeQuerySynthesizer
-from .single_hop import SingleHopSpecificQuerySynthesizer
-from .situational import SituationalQuerySynthesizer
+from .kinds.comparative import ComparativeQuerySynthesizer
+from .kinds.conversational.synthesizer import ConversationalQuerySynthesizer
+from .kinds.distracting import DistractingQuerySynthesizer
+from .kinds.double import DoubleQuerySynthesizer
+from .kinds.multi_hop import MultiHopAbstractQuerySynthesizer, MultiHopSpecificQuerySynthesizer
+from .kinds.out_of_scope.synthesizer import OutOfScopeQuerySynthesizer
+from .kinds.single_hop import SingleHopSpecificQuerySynthesizer
+from .kinds.situational import SituationalQuerySynthesizer
 
 SHORT_NAMES = {
     "single": "single_hop_specific",

@@ -23,7 +23,7 @@ from .scripts import HAN, HANGUL, KANA
 
 __all__ = [
     "DEFAULT_LANGUAGE",
-    "LANGUAGES",
+    "IDENTIFIED_LANGUAGES",
     "NOUN_CAPITALISING",
     "Languages",
     "detect_language",
@@ -38,7 +38,7 @@ Languages = str | Sequence[str | None] | None
 DEFAULT_LANGUAGE = "en"
 # Languages the model may answer: those docs are commonly written in. Rare neighbours (Latin,
 # Occitan, Esperanto, ...) only ever win on code and markup noise, so they are left out.
-LANGUAGES = (
+IDENTIFIED_LANGUAGES = (
     "en", "de", "fr", "es", "it", "pt", "nl", "sv", "da", "no", "fi", "is", "pl", "cs", "sk", "sl", "hr",
     "sr", "bg", "ru", "uk", "el", "tr", "hu", "ro", "ca", "et", "lv", "lt", "id", "ms", "vi", "th", "zh",
     "ja", "ko", "ar", "he", "fa", "hi", "bn", "ta", "te", "ur",
@@ -199,14 +199,17 @@ _loaded: list[Any] = []  # the identifier, once loaded
 
 
 def _identifier() -> Any:
-    """py3langid's model from its wheel, normalised probabilities, restricted to ``LANGUAGES``; loaded
-    once per process (a thread asking while another loads it waits for that load, not loads it again)."""
+    """py3langid's model from its wheel, normalised probabilities, restricted to
+    ``IDENTIFIED_LANGUAGES``; loaded once per process (a thread asking while another loads it waits for
+    that load, not loads it again)."""
     if not _loaded:
         with _identifier_lock:
             if not _loaded:
                 from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
                 identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
-                identifier.set_languages([code for code in LANGUAGES if code in set(identifier.labels)])
+                identifier.set_languages(
+                    [code for code in IDENTIFIED_LANGUAGES if code in set(identifier.labels)]
+                )
                 _loaded.append(identifier)
     return _loaded[0]

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
+from ..languages import LANGUAGES
 from .language import NOUN_CAPITALISING, language_code, script_language
 from .nlp import UNSEGMENTED, stop_words, tokens
 from .scripts import HIRAGANA
@@ -37,12 +38,11 @@ _CONTRACTIONS = (
     (re.compile(r"n['\u2019]t\b", re.IGNORECASE), " not"),
     (re.compile(r"['\u2019](?:s|re|ll|ve|d|m)\b", re.IGNORECASE), ""),
 )
-_NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
+NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
 # Japanese words written in hiragana alone are particles, endings and auxiliaries ("は", "される").
 _HIRAGANA_WORD = re.compile(rf"[{HIRAGANA}]+")
 _NEGATED_BEFORE = frozenset({"ja"})  # languages whose negation follows the word it negates
-# "unable to consider" and "unlikely to be detailed" deny as "cannot" and "not" do.
-_NEGATIONS = word_set("not no never none nobody nothing nowhere neither nor cannot without unable unlikely")
+_NEGATIONS = LANGUAGES["en"].negations
 # A negation applies to the first word after it that is not one of these function words
 # ("is not always kept" negates "kept"), looking at most this many words ahead.
 _NEGATION_REACH = 4
@@ -56,23 +56,12 @@ _DATE_WORDS = word_set(_MONTH_NAMES + " monday tuesday wednesday thursday friday
 # scikit-learn's list lacks some auxiliaries; they carry no content ("does not keep" is about keeping).
 STOP_WORDS = ENGLISH_STOP_WORDS | {"does", "did", "doing", "done", "shall", "will", "can", "may", "might"}
 SUPPORT_RATIO = 0.85
-# Negations of other languages (English ones are above); a language without a list has none.
-_OTHER_NEGATIONS = {
-    "de": word_set("nicht kein keine keinen keinem keiner keines nie niemals nichts niemand ohne weder"),
-    "fr": word_set("ne pas non jamais aucun aucune rien personne sans ni"),
-    "es": word_set("no nunca jamás ningún ninguno ninguna nada nadie sin ni tampoco"),
-    "it": word_set("non mai nessuno nessuna niente nulla senza né"),
-    "pt": word_set("não nunca jamais nenhum nenhuma nada ninguém sem nem"),
-    "nl": word_set("niet geen nooit niets niemand zonder noch"),
-    "zh": word_set("不 没 没有 无 非 未 别 不会 不能 不是 不要 无法 不可 并非 从未"),
-    "ja": word_set("ない ません なかった なし 無い ず ぬ"),
-}
 # Numbers written as words are numbers too: "three instances" is not "four". "one" is left out, as it
 # is as often a pronoun ("the most recent one") as a count, and so is "first" ("first built" means
 # "originally built"); the other ordinals must occur as words.
 _COUNTS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen"
 _TEENS_AND_TENS = "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety"
-_NUMBER_WORDS = (
+NUMBER_WORDS = (
     {w: str(i) for i, w in enumerate(_COUNTS.split()) if w != "one"}
     | {w: str(v) for w, v in zip(_TEENS_AND_TENS.split(), [16, 17, 18, 19, *range(20, 100, 10)], strict=True)}
     | {"hundred": "100", "thousand": "1000", "million": "1000000", "billion": "1000000000"}
@@ -82,7 +71,7 @@ _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _PLAIN_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 # A path ("/-/reload", "/api/v1/query") names an endpoint or a file, so it must occur as written. Its
 # slash follows no letter, digit, slash or colon ("and/or", "12/17" and "http://" are no paths).
-_PATH = re.compile(r"(?<![\w/:])/[\w.-]*(?:/[\w.-]+)*")
+PATH = re.compile(r"(?<![\w/:])/[\w.-]*(?:/[\w.-]+)*")
 # "No, ...", "Yes; ...", "Not by default; ...": a particle answers the question and negates nothing.
 # It is the first word of a leading clause with at most this many content words.
 _PARTICLES = {"yes": "yes", "no": "no", "not": "no"}
@@ -100,13 +89,13 @@ def _language(text: str, lang: str | None) -> str:
 
 
 @functools.lru_cache(maxsize=64)
-def _stops(lang: str) -> frozenset[str]:
+def stops_of(lang: str) -> frozenset[str]:
     """Stop words, negations included: a negation is not content, ``polarity`` reads it instead."""
-    return STOP_WORDS | _NEGATIONS if lang == "en" else stop_words(lang) | _negations(lang)
+    return STOP_WORDS | _NEGATIONS if lang == "en" else stop_words(lang) | negations_of(lang)
 
 
-def _negations(lang: str) -> frozenset[str]:
-    return _NEGATIONS if lang == "en" else _OTHER_NEGATIONS.get(lang, frozenset())
+def negations_of(lang: str) -> frozenset[str]:
+    return LANGUAGES[lang].negations if lang in LANGUAGES else frozenset()
 
 
 def words(text: str, lang: str | None = None) -> list[str]:
@@ -122,7 +111,7 @@ def words(text: str, lang: str | None = None) -> list[str]:
 def content_words(text: str, lang: str | None = None) -> list[str]:
     """Casefolded words that carry content (stop words, negations included, are left out)."""
     code = _language(text, lang)
-    return _content(words(text, code), code)
+    return content_of(words(text, code), code)
 
 
 def stemmed_words(text: str, lang: str | None = None) -> list[str]:
@@ -131,13 +120,13 @@ def stemmed_words(text: str, lang: str | None = None) -> list[str]:
     return [_stem(word, code) for word in content_words(text, code)]
 
 
-def _content(found: list[str], code: str) -> list[str]:
+def content_of(found: list[str], code: str) -> list[str]:
     """``content_words`` of a text's ``words``, so callers that need them all tokenise once."""
-    stop = _stops(code)
-    return [w for w in (word.casefold() for word in found) if not _function_word(w, code, stop)]
+    stop = stops_of(code)
+    return [w for w in (word.casefold() for word in found) if not is_function_word(w, code, stop)]
 
 
-def _function_word(folded: str, code: str, stop: frozenset[str]) -> bool:
+def is_function_word(folded: str, code: str, stop: frozenset[str]) -> bool:
     """A stop word, or in Japanese a hiragana-only word: content is written in kanji and katakana."""
     return folded in stop or (code == "ja" and _HIRAGANA_WORD.fullmatch(folded) is not None)
 
@@ -154,26 +143,26 @@ def critical_terms(statement: str, lang: str | None = None) -> set[str]:
     """What must match exactly: numbers (in digits or in words), date words, paths, and names
     (capitalised or code-like words)."""
     code = _language(statement, lang)
-    return _critical(statement, words(statement, code), code)
+    return critical_of(statement, words(statement, code), code)
 
 
-def _critical(statement: str, found: list[str], code: str, layout: Layout | None = None) -> set[str]:
+def critical_of(statement: str, found: list[str], code: str, layout: Layout | None = None) -> set[str]:
     """``critical_terms`` of a statement and its ``words``. Where every noun is capitalised (German),
     a capital marks no name: "Zeitreihe" and "Zeitreihen" are one word in two forms, not two names.
     Nor does a capital that opens a sentence (``initial_names``); "RRD-like" names RRD."""
-    stop = _stops(code)
+    stop = stops_of(code)
     capitals_are_names = code not in NOUN_CAPITALISING
     openings = layout.sentences if layout else (0,)
-    terms = set(_NUMBER.findall(statement)) | {p for p in _PATH.findall(statement) if len(p) > 1}
+    terms = set(NUMBER.findall(statement)) | {p for p in PATH.findall(statement) if len(p) > 1}
     for position, word in enumerate(found):
         folded = word.casefold()
         if folded in _DATE_WORDS and (word[0].isupper() or folded not in stop):  # "May", not "may"
             terms.add(folded)
             continue
-        if code == "en" and (folded in _NUMBER_WORDS or folded in _ORDINALS):
+        if code == "en" and (folded in NUMBER_WORDS or folded in _ORDINALS):
             terms.add(folded)
             continue
-        if folded in stop or _NUMBER.fullmatch(word):  # numbers are read whole above ("8,849")
+        if folded in stop or NUMBER.fullmatch(word):  # numbers are read whole above ("8,849")
             continue
         head, *tail = word.split("-")
         if tail and not any(c in "._" for c in word) and all(t.isalpha() and t.islower() for t in tail):
@@ -190,21 +179,19 @@ def initial_names(found: list[str], code: str, layout: Layout) -> list[str]:
     (``text.support``). Elsewhere an opening capital is never taken for a name."""
     if code != "en":
         return []
-    stop = _stops(code)
+    stop = stops_of(code)
     return [
         found[i]
         for i in layout.sentences
-        if i < len(found)
-        and found[i][:1].isupper()
-        and found[i].casefold() not in stop | _NUMBER_WORDS.keys()
+        if i < len(found) and found[i][:1].isupper() and found[i].casefold() not in stop | NUMBER_WORDS.keys()
     ]
 
 
 def numbers(text: str, found: list[str], code: str) -> set[str]:
     """The numbers of a text, thousands separators dropped, and its number words as digits."""
-    found_numbers = {_unseparated(n) for n in _NUMBER.findall(text)}
+    found_numbers = {_unseparated(n) for n in NUMBER.findall(text)}
     if code == "en":
-        found_numbers |= {_NUMBER_WORDS[w] for w in map(str.casefold, found) if w in _NUMBER_WORDS}
+        found_numbers |= {NUMBER_WORDS[w] for w in map(str.casefold, found) if w in NUMBER_WORDS}
     return found_numbers
 
 
@@ -216,7 +203,7 @@ def same_number(number: str, known: set[str]) -> bool:
     """``number`` is among ``known`` (as ``numbers`` gives them), in words or digits, or rounds one of
     them: "about 8,849 metres" states "8,848.86 metres"."""
     number = _unseparated(number)
-    if number in known or _NUMBER_WORDS.get(number) in known:
+    if number in known or NUMBER_WORDS.get(number) in known:
         return True
     places = len(number.partition(".")[2])
     return bool(_PLAIN_NUMBER.fullmatch(number)) and any(
@@ -301,7 +288,7 @@ def particle(found: list[str], code: str, layout: Layout, start: int = 0) -> tup
     if code != "en" or start >= len(found) or found[start].casefold() not in _PARTICLES:
         return None, start
     end = min((c for c in layout.clauses if c > start), default=len(found))
-    if end >= len(found) or len(_content(found[start + 1 : end], code)) > _PARTICLE_WORDS:
+    if end >= len(found) or len(content_of(found[start + 1 : end], code)) > _PARTICLE_WORDS:
         return None, start
     return _PARTICLES[found[start].casefold()], end
 
@@ -320,7 +307,7 @@ def scoped_polarity(found: list[str], code: str, where: Layout) -> tuple[set[str
     if code in _NEGATED_BEFORE:
         negated, affirmed = _polarity_after(found, code)
         return negated, affirmed, [{w} for w in negated]
-    stop, negations = _stops(code), _negations(code)
+    stop, negations = stops_of(code), negations_of(code)
     skipped = _SKIPPED_AFTER_NEGATION if code == "en" else stop  # "ne sont pas compressées"
     negated: set[str] = set()
     affirmed: set[str] = set()
@@ -348,7 +335,7 @@ def scoped_polarity(found: list[str], code: str, where: Layout) -> tuple[set[str
 def _polarity_after(found: list[str], code: str) -> tuple[set[str], set[str]]:
     """``polarity`` where the negation follows ("圧縮 され ない"): it negates the last content word,
     if at most ``_NEGATION_REACH`` function words lie between them."""
-    stop, negations = _stops(code), _negations(code)
+    stop, negations = stops_of(code), negations_of(code)
     negated: set[str] = set()
     affirmed: set[str] = set()
     last: str | None = None  # the last content word, until a negation or the next content word
@@ -358,7 +345,7 @@ def _polarity_after(found: list[str], code: str) -> tuple[set[str], set[str]]:
         if folded in negations and last is not None:
             negated.add(last)
             last = None
-        elif folded in negations or _function_word(folded, code, stop):
+        elif folded in negations or is_function_word(folded, code, stop):
             gap += 1
         else:
             if last is not None:

@@ -12,16 +12,14 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
 
+from ..languages import LANGUAGES
+from ..languages.sentences import SentenceWords
+from ..languages.words import word_set
 from .language import detect_language, language_code
 from .scripts import CJK
 
 __all__ = ["SENTENCE_TERMINALS", "abbreviations", "split_sentences", "word_set"]
-
-
-def word_set(words: str) -> frozenset[str]:
-    return frozenset(words.split())
 
 
 # . ! ? ‼ ⁇ end a sentence only before whitespace (a period only after a real word), or, in CJK text,
@@ -46,56 +44,8 @@ _MAX_TOKEN = 40
 _OPENING_CHARS = "\"'(\u2018\u201c\u201e\u00ab[`*_\u00bf\u00a1"
 
 
-@dataclass(frozen=True)
-class _Rules:
-    """What a period after a word means in one language."""
-
-    abbreviations: frozenset[str]  # never sentence ends, whatever follows (lowercase, with the period)
-    soft: frozenset[str]  # end a sentence only when the next word is capitalised ("etc. Then")
-    ordinal_nouns: frozenset[str] = frozenset()  # "1. Januar", "19. Jahrhundert": a number, not an end
-
-
-_EN = _Rules(
-    word_set(
-        "e.g. i.e. eg. ie. vs. v. cf. approx. incl. esp. viz. resp. al. fig. figs. no. nos. nr. "
-        "mr. mrs. ms. dr. prof. st. jr. sr. ca. inc. ltd. co. corp. dept. est. ver. sec. ref. refs. "
-        "eq. ex. pp. vol. p."
-    ),
-    word_set("etc. min. max. e.t.c."),
-)
-_DE = _Rules(
-    word_set(
-        "z.b. d.h. u.a. o.a. o.g. o.ä. u.u. v.a. z.t. z.z. z.zt. i.d.r. i.a. i.v. s.o. s.u. u.ä. m.e. "
-        "bzw. vgl. ggf. ggfs. evtl. inkl. exkl. zzgl. abzgl. bzgl. bspw. bsp. sog. gem. lt. ca. "
-        "nr. abs. abschn. abb. anm. art. aufl. bd. hrsg. hg. kap. tab. tel. str. jh. jhd. mio. mrd. "
-        "dr. prof. dipl. ing. hr. fr. frl. st. nachf. gebr. inc. co. mind. tsd. "
-        "jan. feb. mär. apr. jun. jul. aug. sep. sept. okt. nov. dez. e.g. i.e. vs. cf."
-    ),
-    word_set("usw. etc. usf. u.v.m. uvm. u.s.w. min. max."),
-    word_set(
-        "januar jänner februar märz april mai juni juli august september oktober november dezember "
-        "jahrhundert jahrhunderts jahrtausend quartal halbjahr kapitel abschnitt auflage platz stock "
-        "mal klasse tag woche monat schritt stufe version ausgabe"
-    ),
-)
-_FR = _Rules(
-    word_set(
-        "m. mm. mme. mmes. mlle. mlles. dr. pr. st. ste. me. cf. p. pp. ex. p.ex. c.-à-d. c-à-d. "
-        "env. chap. fig. vol. éd. art. n°. no. janv. févr. avr. juill. sept. oct. nov. déc. "
-        "av. apr. j.-c. vs. e.g. i.e. min. max. hab. tél."
-    ),
-    word_set("etc."),
-)
-_ES = _Rules(
-    word_set(
-        "sr. sra. srta. sres. sras. dr. dra. drs. ud. uds. vd. vds. dña. ej. p.ej. pág. págs. "
-        "núm. nº. aprox. av. avda. cía. fig. vol. cap. art. dpto. gral. ing. lic. prof. profa. "
-        "ee. uu. ee.uu. máx. mín. tel. admón. apdo. e.g. i.e. vs. cf. ene. feb. mar. abr. jun. "
-        "jul. ago. sept. oct. nov. dic."
-    ),
-    word_set("etc."),
-)
-_RULES = {"en": _EN, "de": _DE, "fr": _FR, "es": _ES}
+_RULES = {code: lang.sentences for code, lang in LANGUAGES.items() if lang.sentences}
+_EN = _RULES["en"]
 
 
 @functools.lru_cache(maxsize=64)
@@ -133,7 +83,9 @@ def split_sentences(text: str, lang: str | None = None) -> list[str]:
     return sentences
 
 
-def _is_boundary(line: str, segment_start: int, punct_start: int, next_start: int, rules: _Rules) -> bool:
+def _is_boundary(
+    line: str, segment_start: int, punct_start: int, next_start: int, rules: SentenceWords
+) -> bool:
     """Decide whether the punctuation at ``punct_start`` really ends a sentence."""
     if line[punct_start] != ".":
         return True

@@ -22,6 +22,7 @@ import numpy as np
 
 from . import lexical
 from .language import detect_language, language_code
+from .stems import stem as stem_word
 
 # A rewording is supported when at least half its content words occur in the context, literally or as a
 # close word (the judge set's faithful rewordings share about half their words with their contexts; a
@@ -115,9 +116,7 @@ def _is_fact(word: str, code: str, named: bool = True) -> bool:
     capitalised ("May", not "may"); casefolded content words hold no "may" to confuse."""
     folded = word.casefold()
     month = folded in lexical.MONTHS and (word[:1].isupper() or not named)
-    return (
-        bool(lexical._NUMBER.fullmatch(word)) or month or (code == "en" and folded in lexical._NUMBER_WORDS)
-    )
+    return bool(lexical.NUMBER.fullmatch(word)) or month or (code == "en" and folded in lexical.NUMBER_WORDS)
 
 
 @dataclass(frozen=True)
@@ -132,20 +131,20 @@ class _Facts:
     @classmethod
     def of(cls, text: str, found: list[str], code: str) -> _Facts:
         numbers = lexical.numbers(text, found, code)
-        terms = {w.casefold() for w in found} | numbers | set(lexical._PATH.findall(text))
+        terms = {w.casefold() for w in found} | numbers | set(lexical.PATH.findall(text))
         terms |= {w.split("-")[0].casefold() for w in found if "-" in w}  # "RRD-style" names RRD
         for month, day in _ISO_DATE.findall(text):  # "2026-07-01" is 1 July
             if 1 <= int(month) <= 12:
                 terms.add(lexical.MONTHS[int(month) - 1])
                 numbers.add(str(int(day)))
-        content = lexical._content(found, code)
-        stems = {lexical._stem(w, code) for w in content}
-        stems |= {lexical._stem(part, code) for w in content if "-" in w for part in w.split("-")}
-        negates = any(w.casefold() in lexical._negations(code) for w in found)
+        content = lexical.content_of(found, code)
+        stems = {stem_word(w, code) for w in content}
+        stems |= {stem_word(part, code) for w in content if "-" in w for part in w.split("-")}
+        negates = any(w.casefold() in lexical.negations_of(code) for w in found)
         return cls(stems, terms | numbers, numbers, negates)
 
     def mentions(self, term: str) -> bool:
-        is_number = lexical._NUMBER.fullmatch(term) or term in lexical._NUMBER_WORDS
+        is_number = lexical.NUMBER.fullmatch(term) or term in lexical.NUMBER_WORDS
         return term in self.terms or bool(is_number and lexical.same_number(term, self.numbers))
 
 
@@ -173,15 +172,15 @@ def _plain(found: list[str], code: str, where: lexical.Layout) -> set[str]:
     plain, after_number = set(), 0
     for index, word in enumerate(found):
         folded = word.casefold()
-        if lexical._NUMBER.fullmatch(folded) or folded in lexical._NUMBER_WORDS:
+        if lexical.NUMBER.fullmatch(folded) or folded in lexical.NUMBER_WORDS:
             after_number = 2
             continue
-        if lexical._function_word(folded, code, lexical._stops(code)):
+        if lexical.is_function_word(folded, code, lexical.stops_of(code)):
             after_number = max(after_number - 1, 0)
             continue
         opening = index in where.sentences and common_word(folded)
         if word.isalpha() and (word.islower() or opening) and not after_number:
-            plain.add(lexical._stem(folded, code))
+            plain.add(stem_word(folded, code))
         after_number = 0
     return plain
 
@@ -194,7 +193,7 @@ def _particles(found: list[str], code: str, where: lexical.Layout) -> set[str]:
 def _parts_found(word: str, stems: set[str], code: str) -> bool:
     """A compound ("security-update") whose every part occurs ("security update cronjobs")."""
     parts = [p for p in word.split("-") if p]
-    return len(parts) > 1 and all(lexical._stem(part, code) in stems for part in parts)
+    return len(parts) > 1 and all(stem_word(part, code) in stems for part in parts)
 
 
 class LexicalContext:
@@ -216,7 +215,7 @@ class LexicalContext:
         self.negated, self.affirmed, scopes = lexical.scoped_polarity(found, self.lang, where)
         self.scoped = set().union(*scopes)
         self.particles = _particles(found, self.lang, where)
-        content = lexical._content(found, self.lang)
+        content = lexical.content_of(found, self.lang)
         self.meaning = Meaning(list(where.texts) or [text], content) if self.lang == "en" else None
 
     def _read(self, statement: str) -> _Reading:
@@ -226,10 +225,10 @@ class LexicalContext:
         body, shifted = found[start:], where.shifted(start)
         negated, affirmed, scopes = lexical.scoped_polarity(body, self.lang, shifted)
         return _Reading(
-            stems={lexical._stem(w, self.lang): w for w in lexical._content(body, self.lang)},
+            stems={stem_word(w, self.lang): w for w in lexical.content_of(body, self.lang)},
             plain=_plain(body, self.lang, shifted) if self.meaning is not None else set(),
             numbers=lexical.numbers(statement, found, self.lang),
-            critical=lexical._critical(statement, found, self.lang, where),
+            critical=lexical.critical_of(statement, found, self.lang, where),
             initials=lexical.initial_names(body, self.lang, shifted),
             particle=said,
             negated=negated,
@@ -266,12 +265,12 @@ class LexicalContext:
     def stems_of(self, text: str) -> frozenset[str]:
         """The content stems of ``text`` read in this context's language (e.g. a question's words)."""
         found = lexical.words(text, self.lang)
-        return frozenset(lexical._stem(w, self.lang) for w in lexical._content(found, self.lang))
+        return frozenset(stem_word(w, self.lang) for w in lexical.content_of(found, self.lang))
 
     def _unsupported_clause(self, reading: _Reading) -> str:
         """A clause with too few of its words here: an added claim ("..., which restarts the target")."""
         for text, clause in reading.clauses:
-            stems = {lexical._stem(w, self.lang): w for w in lexical._content(clause, self.lang)}
+            stems = {stem_word(w, self.lang): w for w in lexical.content_of(clause, self.lang)}
             if len(stems) >= CLAUSE_WORDS and sum(self._found(stems, reading.plain)) < CLAUSE_SHARE * len(
                 stems
             ):
@@ -283,12 +282,12 @@ class LexicalContext:
         came on 9 November 1989" when that date is the Wall's). A word the context has must be in that
         sentence (or, if only a close word is here, that word); reworded words bind nothing."""
         for text, clause in reading.clauses:
-            facts = lexical._NUMBER.findall(text) + [
-                w.casefold() for w in clause if _is_fact(w, self.lang) and not lexical._NUMBER.fullmatch(w)
+            facts = lexical.NUMBER.findall(text) + [
+                w.casefold() for w in clause if _is_fact(w, self.lang) and not lexical.NUMBER.fullmatch(w)
             ]
             if not facts:
                 continue
-            content = lexical._content(clause, self.lang)
+            content = lexical.content_of(clause, self.lang)
             anchors = self._anchors([w for w in content if not _is_fact(w, self.lang, named=False)], reading)
             if not any(
                 all(s.mentions(f) for f in facts) and (not anchors or any(a & s.stems for a in anchors))
@@ -299,7 +298,7 @@ class LexicalContext:
 
     def _anchors(self, found: list[str], reading: _Reading) -> list[set[str]]:
         """Per word the context has, the stems that stand for it here: its own, else its close words'."""
-        stems = [lexical._stem(w, self.lang) for w in found]
+        stems = [stem_word(w, self.lang) for w in found]
         anchors = [{stem} for stem in stems if stem in self.stems]
         rest = [
             w
@@ -308,7 +307,7 @@ class LexicalContext:
         ]
         if self.meaning is not None and rest:
             close = self.meaning.close(rest)
-            anchors += [{lexical._stem(c, self.lang) for c in words} for _, words in close if words]
+            anchors += [{stem_word(c, self.lang) for c in words} for _, words in close if words]
         return anchors
 
     def _missing(self, reading: _Reading) -> list[str]:
@@ -317,7 +316,7 @@ class LexicalContext:
         missing = {t for t in reading.critical if not self.facts.mentions(t)}
         for word in reading.initials:
             folded = word.casefold()
-            if not (self.facts.mentions(folded) or lexical._stem(folded, self.lang) in self.stems):
+            if not (self.facts.mentions(folded) or stem_word(folded, self.lang) in self.stems):
                 missing |= set() if common_word(folded) else {folded}
         return sorted(missing)
 

@@ -31,7 +31,7 @@ from groundset.judges.support import StatementsAndContext, SupportPrompt
 from groundset.samples.dataset import EvaluationDataset
 from groundset.scoring import EvaluationResult, SingleTurnSample, evaluate
 from groundset.scoring import metrics as sm
-from groundset.scoring.compare import compare
+from groundset.scoring.compare import compare_runs
 from groundset.scoring.result import Cell, TargetCall
 
 from ..openai_stub import Reply
@@ -272,6 +272,10 @@ DANGEROUS_PREFIXES = ("os.exec", "os.spawn", "os.posix_spawn", *(f"{m}." for m i
 # Every use allowed, and why it does not touch data.
 ALLOWED = {
     ("__init__.py", "importlib.import_module"): "lazy import of groundset's own parts, from a fixed table",
+    (
+        "languages/__init__.py",
+        "importlib.import_module",
+    ): "the language modules of groundset/languages itself, by file name",
     ("scoring/targets.py", "importlib.import_module"): "--target module:function, typed by the user",
     ("text/nlp.py", "importlib.util.find_spec"): "where spaCy is installed",
     ("text/nlp.py", "runpy.run_path"): "spaCy's own stop_words.py; the language code must be letters",
@@ -441,7 +445,7 @@ def test_run_and_comparison_reports_of_hostile_samples_are_inert(tmp_path):
     page = loaded.report(tmp_path / "run.html", title=f"Run {XSS[0]}").read_text(encoding="utf-8")
     assert_inert(page)
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
-    comparison = compare(run_a, run_b)
+    comparison = compare_runs(run_a, run_b)
     assert comparison.changes  # sample texts do reach the comparison report
     cmp_page = comparison.report(tmp_path / "cmp.html", title=XSS[1]).read_text(encoding="utf-8")
     assert_inert(cmp_page)

@@ -1,0 +1,44 @@
+"""What one language gives groundset: every part is optional, and a part a language leaves out is named
+in ``falls_back`` with the reason (English is used instead, or the language's words live elsewhere)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+
+from .aspects import Aspect, Elision
+from .personas import PersonaWords
+from .questions import QuestionWording
+from .refusals import RefusalWords
+from .sentences import SentenceWords
+
+__all__ = ["PARTS", "Language"]
+
+
+@dataclass(frozen=True)
+class Language:
+    """All of one language's words, by part (see ``PARTS``)."""
+
+    code: str  # ISO 639-1
+    name: str  # in English
+    questions: QuestionWording | None = None  # offline term-based questions of every kind
+    aspects: tuple[Aspect, ...] = ()  # out-of-scope aspects
+    refusal_form: str = ""  # the reference of a question to decline: "{missing}" is what was asked
+    # Words before a noun (a regular expression): a term found after one reads as a thing ("la condición").
+    noun_articles: str = ""
+    elision: Elision | None = None  # words shortened before a term ("d'Orbiscope")
+    personas: PersonaWords | None = None  # offline persona names and roles
+    refusals: RefusalWords | None = None  # phrases that decline to answer (refusal metrics)
+    sentences: SentenceWords | None = None  # abbreviations a period does not end a sentence after
+    negations: frozenset[str] = frozenset()  # words that negate (lexical support, beyond spaCy's)
+    falls_back: Mapping[str, str] = field(default_factory=dict)  # part -> why it is not here
+
+    def provides(self, part: str) -> bool:
+        if part not in PARTS:
+            raise ValueError(f"unknown language part {part!r}; the parts are: {', '.join(PARTS)}")
+        return bool(getattr(self, part))
+
+
+PARTS: tuple[str, ...] = tuple(
+    f.name for f in fields(Language) if f.name not in ("code", "name", "falls_back")
+)

@@ -1,0 +1,23 @@
+"""Portuguese (pt): the words groundset has in Portuguese so far; ``falls_back`` says
+how every other part is done without its words (mostly in English). Adding a part is adding its field."""
+
+from __future__ import annotations
+
+from .language import Language
+from .words import word_set
+
+LANGUAGE = Language(
+    code="pt",
+    name="Portuguese",
+    refusal_form="A documentação não diz {missing}.",
+    negations=word_set("não nunca jamais nenhum nenhuma nada ninguém sem nem"),
+    falls_back={
+        "noun_articles": "none: every term is taken as a noun",
+        "elision": "none: the language shortens no word before a term",
+        "questions": "English",
+        "aspects": "English",
+        "personas": "English",
+        "refusals": "English",
+        "sentences": "English",
+    },
+)

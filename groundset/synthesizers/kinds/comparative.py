@@ -1,0 +1,228 @@
+"""Comparative questions: two sides, each stated in a chunk of another document, that the question names.
+
+"How does X differ from Y?" needs both chunks, and a retriever that brings back one of them gives
+half an answer. The two chunks are in different documents joined by an ``entity_overlap`` edge. With
+facts, first the pairs ``fact_pairs.comparable_pairs`` finds (two subjects of one theme, defined or
+explained) whose chunks are so joined; then, for each such edge, its closest pair of statements of
+one pattern, the closest edges first:
+
+- two subjects of one kind stated alike (two definitions, two rules: "integer numbers must not have
+  a decimal point" and "floating point numbers must ..."), close in meaning but not one statement
+  twice and not one subject inside the other;
+- one subject as the two documents describe it (OpenMetrics 1.0 and 2.0 on exemplars): the question
+  names the documents by their titles.
+
+The reference is each side's fact, one line per chunk. With a model any such edge works: a term both
+chunks name (the rarest in the corpus, never the product's name), as each document describes it.
+
+Offline in Chinese, Japanese, German, French and Spanish (no facts there) such an edge between two
+chunks of one language gives a term of both (``kinds_languages.native_terms``: a thing in the language,
+the rarest first), asked as the two documents describe it ("X 在 A 和 B 中有什么不同？"); the reference
+is each chunk's sentences about it, one line per chunk; each edge gives up to two terms, in rounds.
+Offline, a test set in a language without such templates gets no comparative questions.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import defaultdict
+from collections.abc import Iterator
+
+from ...kg.graph import EdgeKind, KnowledgeGraph
+from ...personas.language import node_language, nodes_language
+from ..base import Grounding
+from ..scenarios.fact_index import FactIndex
+from ..scenarios.fact_pairs import KINSHIP, SAME_STATEMENT, SENTENCE_SENSE, comparable_pairs
+from ..scenarios.facts import Fact
+from ..scenarios.scenario import PersonaPool, Scenario
+from .double import shared_terms, term_frequency
+from .pair_prompts import ComparativePrompt
+from .pairs import TwoPartSynthesizer
+from .term_based import ChunkTerms, local_wording, term_evidence, writes_offline
+
+__all__ = ["ComparativeQuerySynthesizer", "cross_document_links", "document_label"]
+
+COMPARED = frozenset({"definition", "purpose", "constraint", "default", "value"})
+DEFINING = frozenset({"definition", "purpose"})
+RULE_SENSE = 0.5  # two rules about different subjects this close are rules of one kind
+MAX_PER_SUBJECT = 2
+TERMS_PER_EDGE = 2  # term-based comparisons an edge gives, in rounds (every edge's first, then seconds)
+ONE_SIDE = "reference does not state both sides"
+_BRACKETED = re.compile(r"\s*[\[(][^\])]*[\])]\s*")
+
+Side = tuple[str, Fact]
+
+
+class ComparativeQuerySynthesizer(TwoPartSynthesizer):
+    name = "comparative"
+    prompt_class = ComparativePrompt
+    missing_part = ONE_SIDE
+
+    def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
+        index = FactIndex.of(kg)
+        links = cross_document_links(kg)
+        used: dict[str, int] = defaultdict(int)
+        asked: set[frozenset[str]] = set()
+
+        def fresh(a: Side, b: Side) -> bool:
+            sides = frozenset((a[1].reference, b[1].reference))
+            keys = (a[1].key(), b[1].key())
+            if sides in asked or any(used[k] >= MAX_PER_SUBJECT for k in set(keys)):
+                return False
+            asked.add(sides)
+            for key in set(keys):
+                used[key] += 1
+            return True
+
+        for _, a, b in comparable_pairs(kg, index, rng):
+            if frozenset((a[0], b[0])) in links and fresh(a, b):
+                yield [a[0], b[0]], [a[1].focus, b[1].focus], [a[1], b[1]]
+        for a, b in _edge_pairs(kg, index, links, rng):
+            if fresh(a, b):
+                yield [a[0], b[0]], _sides(kg, a, b), [a[1], b[1]]
+        if self.writes_with_model:
+            yield from _entity_pairs(kg, links, rng)
+            return
+        yield from _local_edges(kg, links, rng, index.scope)
+        if not index.facts:  # an English corpus without facts: a term both chunks name
+            yield from _entity_pairs(kg, links, rng, english=True)
+
+    def scenarios(
+        self, kg: KnowledgeGraph, n: int, personas: PersonaPool, rng: random.Random
+    ) -> list[Scenario]:
+        if not self.writes_with_model and not writes_offline(self.language):
+            return []  # no templates for the language (see the module docstring)
+        found = super().scenarios(kg, n, personas, rng)
+        return [s for s in found if self.writes_with_model or writes_offline(s.language)]
+
+
+def cross_document_links(kg: KnowledgeGraph) -> dict[frozenset[str], list[str]]:
+    """Chunk pairs of different documents joined by an ``entity_overlap`` edge -> their shared entities."""
+    return {
+        frozenset((s, t)): list(data.get("shared") or [])
+        for s, t, _, data in kg.edges(EdgeKind.ENTITY_OVERLAP)
+        if kg.get(s)["document"] != kg.get(t)["document"]
+    }
+
+
+def document_label(kg: KnowledgeGraph, chunk: str) -> str:
+    """A chunk's document as a question names it: its title without bracketed notes ("[EXPERIMENTAL]")."""
+    data = kg.get(chunk)
+    title = str(kg.get(data["document"]).get("title") or "").strip()
+    title = _BRACKETED.sub(" ", title).strip()
+    return title or data["source"].rsplit("/", 1)[-1].rsplit(".", 1)[0]
+
+
+def _sides(kg: KnowledgeGraph, a: Side, b: Side) -> list[str]:
+    """[x, y] for two subjects; [x, document A, document B] for one subject as two documents put it."""
+    if a[1].key() == b[1].key():
+        return [a[1].focus, document_label(kg, a[0]), document_label(kg, b[0])]
+    return [a[1].focus, b[1].focus]
+
+
+def _edge_pairs(
+    kg: KnowledgeGraph, index: FactIndex, links: dict[frozenset[str], list[str]], rng: random.Random
+) -> Iterator[tuple[Side, Side]]:
+    """For each cross-document edge, its best pair of comparable facts (closest statements first)."""
+    edges = sorted(tuple(sorted(pair)) for pair in links)
+    rng.shuffle(edges)
+    found: list[tuple[float, float, Side, Side]] = []
+    for source, target in edges:
+        best: tuple[float, Side, Side] | None = None
+        for fa in index.facts.get(source, []):
+            for fb in index.facts.get(target, []):
+                if fa.pattern != fb.pattern or fa.pattern not in COMPARED:
+                    continue
+                closeness = _comparable(kg, index, (source, fa), (target, fb))
+                if closeness is not None and (best is None or closeness > best[0]):
+                    best = (closeness, (source, fa), (target, fb))
+        if best is not None:
+            found.append((round(best[0], 1), rng.random(), best[1], best[2]))
+    found.sort(key=lambda row: (-row[0], row[1]))  # close pairs first, shuffled within a band
+    for _, _, a, b in found:
+        yield a, b
+
+
+def _comparable(kg: KnowledgeGraph, index: FactIndex, a: Side, b: Side) -> float | None:
+    """How close the two statements are, or None when they make no comparison: one statement twice,
+    one answer twice, a subject inside the other ("metric" and "metric type"), unrelated statements,
+    or one subject whose two documents cannot be told apart by their titles."""
+    (chunk_a, fa), (chunk_b, fb) = a, b
+    if _norm(fa.answer) == _norm(fb.answer):
+        return None
+    similarity = index.similarity(fa.reference, fb.reference)
+    if similarity >= SAME_STATEMENT:
+        return None
+    if fa.key() == fb.key():
+        labels = document_label(kg, chunk_a), document_label(kg, chunk_b)
+        return similarity if _norm(labels[0]) != _norm(labels[1]) else None
+    if fa.key() in fb.key() or fb.key() in fa.key() or " and " in f"{fa.focus} {fb.focus}":
+        return None
+    if fa.pattern in DEFINING:
+        kin = index.similarity(fa.answer, fb.answer)
+        return similarity if similarity >= SENTENCE_SENSE and kin >= KINSHIP else None
+    return similarity if similarity >= RULE_SENSE else None
+
+
+def _local_edges(
+    kg: KnowledgeGraph, links: dict[frozenset[str], list[str]], rng: random.Random, scope: str
+) -> Iterator[Grounding]:
+    """Offline, languages without facts: an edge between two chunks of one language and a term both
+    have prose about, as each document describes it (the edge's best terms, one per round)."""
+    edges = []
+    for pair in sorted(tuple(sorted(pair)) for pair in links):
+        lang = node_language(kg, pair[0])
+        if lang != "en" and lang == node_language(kg, pair[1]) and local_wording(lang) is not None:
+            edges.append(pair)
+    if not edges:
+        return
+    rng.shuffle(edges)
+    frequency = term_frequency(kg)
+    terms = ChunkTerms(kg, scope, frequency)
+    found: list[tuple[list[str], list[str]]] = []
+    for source, target in edges:
+        labels = [document_label(kg, source), document_label(kg, target)]
+        texts = [kg.get(source)["text"], kg.get(target)["text"]]
+        named = {_norm(label) for label in labels}  # "通知渠道" in the document "通知渠道" is its topic
+        shared = [
+            t
+            for t in dict.fromkeys([*terms(source), *terms(target)])
+            if _norm(t) not in named and all(term_evidence(t, text) for text in texts)
+        ]
+        if _norm(labels[0]) == _norm(labels[1]) or not shared:
+            continue
+        shared.sort(key=lambda t: (frequency[t.casefold()], -len(t), t))
+        shared = [t for t in shared if not _inside(t, shared)][:TERMS_PER_EDGE]
+        found.append(([source, target], shared))
+        yield [source, target], [shared[0], *labels], []
+    for nodes, shared in found:  # then each edge's second term
+        for term in shared[1:]:
+            yield nodes, [term, *(document_label(kg, node) for node in nodes)], []
+
+
+def _inside(term: str, terms: list[str]) -> bool:
+    """Whether a longer term of ``terms`` holds ``term`` ("告警" in "告警规则"): ask the longer one."""
+    return any(term.casefold() in other.casefold() and term != other for other in terms)
+
+
+def _entity_pairs(
+    kg: KnowledgeGraph, links: dict[frozenset[str], list[str]], rng: random.Random, english: bool = False
+) -> Iterator[Grounding]:
+    """An edge and a term both chunks name (the rarest), as each document describes it. ``english``: only
+    English edges (offline, the other languages go through ``_local_edges``)."""
+    pairs = sorted(tuple(sorted(pair)) for pair in links)
+    rng.shuffle(pairs)
+    frequency = term_frequency(kg)
+    scope = FactIndex.of(kg).scope
+    for source, target in pairs:
+        if english and nodes_language(kg, [source, target]) != "en":
+            continue
+        labels = [document_label(kg, source), document_label(kg, target)]
+        shared = shared_terms(kg, source, target, frequency, scope)
+        if shared and _norm(labels[0]) != _norm(labels[1]):
+            yield [source, target], [shared[0], *labels], []
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.casefold().split()).strip(" .")

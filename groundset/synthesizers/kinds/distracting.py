@@ -1,0 +1,206 @@
+"""Distracting questions: a single-chunk question stored with a near-miss chunk that shares its words.
+
+Real retrieval fails on passages that look right: same names, same vocabulary, another answer. A
+distracting sample is a single-hop question (its fact offline, any chunk with a model) plus one such
+near-miss, found through the answer chunk's ``similar``, ``entity_overlap`` and ``theme_overlap``
+edges (a chunk stating another fact about the same subject ranks higher), in another section or
+document. The near-miss names the question's focus term and does not hold its answer (offline: the
+fact's answer string; without a fact, the sentences the reference is made of). The check looks at
+the question as written: it must share a content word (compared as stems; the product's name does
+not count) with the near-miss.
+
+Offline the question is the single-hop one (the fact whose focus the near-miss names), in English
+or, without facts, in any language with offline templates (``languages``), as single-hop writes it.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import defaultdict
+from collections.abc import Iterator
+from typing import Any
+
+from ...core.engine import get_engine
+from ...kg.graph import EdgeKind, KnowledgeGraph, NodeKind
+from ...personas.language import node_language
+from ...samples.testset import TestsetSample
+from ...text.lexical import stemmed_words
+from ..base import Grounding
+from ..pipeline.quality import QualityGate
+from ..questions.offline import answer_sentences, term_pattern
+from ..scenarios.fact_index import FactIndex
+from ..scenarios.facts import Fact
+from ..scenarios.scenario import PersonaPool, Scenario
+from .pair_prompts import DistractingPrompt, NearMissInput, kind_fields
+from .single_hop import SingleHopSpecificQuerySynthesizer
+
+__all__ = ["DistractingQuerySynthesizer", "DistractingScenario", "distractor_problem", "near_misses"]
+
+# How much an edge of each kind says "this chunk looks like the answer chunk" (times its score).
+EDGE_WEIGHTS = {EdgeKind.SIMILAR: 1.0, EdgeKind.ENTITY_OVERLAP: 0.6, EdgeKind.THEME_OVERLAP: 0.4}
+SAME_SUBJECT_BONUS = 0.5  # the near-miss states another fact about the question's subject
+_JOINER = re.compile(r"(?<=\w)[._-](?=\w)")
+
+
+class DistractingScenario(Scenario):
+    """A single-hop scenario and its near-miss chunk (not a reference context)."""
+
+    distractor_ids: list[str] = []
+    distractors: list[str] = []
+    answers: list[str] = []  # what the near-miss must not contain (fact answers or reference sentences)
+
+
+class DistractingQuerySynthesizer(SingleHopSpecificQuerySynthesizer):
+    name = "distracting"
+    prompt_class = DistractingPrompt
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The base class draws the groundings and builds the scenarios; the near-miss (and the answers it
+        # must not hold) found for each grounding waits here until ``scenarios`` adds it to its scenario.
+        self._near: dict[tuple[str, str, str], tuple[str, list[str]]] = {}
+
+    def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
+        index = FactIndex.of(kg)
+        for nodes, terms, facts in super().groundings(kg, rng):
+            if not _terms(terms[0], node_language(kg, nodes[0])) - _terms(index.scope, "en"):
+                continue  # "Prometheus" in the Prometheus docs: every chunk shares it
+            answers = [f.answer for f in facts] or _evidence(kg, nodes[0], terms[0])
+            found = near_misses(kg, nodes[0], terms[0], answers, index, facts)
+            if found and answers:
+                self._near[_key(nodes, terms, facts)] = (found[0], answers)
+                yield nodes, terms, facts
+
+    def scenarios(
+        self, kg: KnowledgeGraph, n: int, personas: PersonaPool, rng: random.Random
+    ) -> list[Scenario]:
+        self._near = {}
+        found = super().scenarios(kg, n, personas, rng)
+        scenarios: list[Scenario] = []
+        for scenario in found:
+            near, answers = self._near[_key(scenario.nodes, scenario.terms, scenario.facts)]
+            fields = dict(scenario)  # shallow: the facts keep their derived fields
+            scenarios.append(
+                DistractingScenario(
+                    **fields, distractor_ids=[near], distractors=[kg.get(near)["text"]], answers=answers
+                )
+            )
+        return scenarios
+
+    async def generate(self, scenario: Scenario, *, graph_fingerprint: str = "") -> TestsetSample:
+        if not isinstance(scenario, DistractingScenario):
+            raise TypeError("a distracting sample needs a DistractingScenario (see ``scenarios``)")
+        data = NearMissInput(
+            **kind_fields(scenario), answer_context=scenario.contexts[0], near_miss=scenario.distractors[0]
+        )
+        answer = await self.prompt.run(  # type: ignore[call-overload]
+            self.llm, data, engine=self.engine or get_engine(), stage=f"synth.{self.name}"
+        )
+        return self.sample(
+            scenario,
+            answer.question,
+            answer.reference,
+            graph_fingerprint,
+            distractor_contexts=scenario.distractors,
+            distractor_context_ids=scenario.distractor_ids,
+        )
+
+    async def check(self, gate: QualityGate, sample: TestsetSample, scenario: Scenario) -> str | None:
+        """The near-miss checks first (no call), then the single-hop gate."""
+        answers = scenario.answers if isinstance(scenario, DistractingScenario) else []
+        return distractor_problem(sample, answers, scenario.scope, scenario.language) or await super().check(
+            gate, sample, scenario
+        )
+
+
+def near_misses(
+    kg: KnowledgeGraph,
+    chunk: str,
+    term: str,
+    answers: list[str],
+    index: FactIndex | None = None,
+    facts: list[Fact] | None = None,
+) -> list[str]:
+    """Chunks joined to ``chunk`` by a similarity or overlap edge, in another section or document, that
+    name ``term`` and hold none of ``answers``: the most alike first."""
+    pattern = term_pattern(term)
+    if pattern is None:
+        return []
+    scores: dict[str, float] = defaultdict(float)
+    for kind, weight in EDGE_WEIGHTS.items():
+        for other in kg.neighbours(chunk, kind):
+            edge = kg.edge(chunk, other, kind) or {}
+            scores[other] += weight * float(edge.get("score", 0.5))
+    keys = {f.key() for f in facts or []}
+    own = kg.get(chunk)
+    found: list[tuple[float, str]] = []
+    for other, score in scores.items():
+        data = kg.get(other)
+        if data.get("kind") != NodeKind.CHUNK.value or not _elsewhere(own, data):
+            continue
+        if not pattern.search(data["text"]) or _holds_any(data["text"], answers):
+            continue
+        if index is not None and keys & {f.key() for f in index.facts.get(other, [])}:
+            score += SAME_SUBJECT_BONUS
+        found.append((score, other))
+    found.sort(key=lambda item: (-item[0], item[1]))
+    return [other for _, other in found]
+
+
+def distractor_problem(
+    sample: TestsetSample, answers: list[str], scope: str = "", language: str = "en"
+) -> str | None:
+    """Why the sample's near-miss does not work as one (None when it does): it is missing, it is one of
+    the reference contexts, it shares no content word with the question as written (the product's
+    name does not count), or it holds the answer."""
+    if not sample.distractor_contexts:
+        return "no distractor"
+    if set(sample.distractor_context_ids) & set(sample.reference_context_ids) or set(
+        _norm(t) for t in sample.distractor_contexts
+    ) & {_norm(t) for t in sample.reference_contexts}:
+        return "distractor is a reference context"
+    asked = _terms(sample.user_input, language) - _terms(scope, language)
+    for text in sample.distractor_contexts:
+        if not asked & _terms(text, language):
+            return "distractor shares no term with the question"
+        if _holds_any(text, answers):
+            return "distractor holds the answer"
+    return None
+
+
+def _terms(text: str, language: str) -> set[str]:
+    """Content words as stems ("bridges" names "bridge"), compounds split ("warn-level" and
+    "prometheus.Counter" name "warn" and "counter"); none for an empty text."""
+    return set(stemmed_words(_JOINER.sub(" ", text), language)) if text.strip() else set()
+
+
+def _key(nodes: list[str], terms: list[str], facts: list[Fact]) -> tuple[str, str, str]:
+    return nodes[0], terms[0], facts[0].reference if facts else ""
+
+
+def _evidence(kg: KnowledgeGraph, chunk: str, term: str) -> list[str]:
+    """Without a fact: the sentences of ``chunk`` an answer about ``term`` is made of."""
+    lang = node_language(kg, chunk)
+    return answer_sentences(term, kg.get(chunk)["text"], prose_only=lang != "en", lang=lang)
+
+
+def _elsewhere(own: dict[str, Any], other: dict[str, Any]) -> bool:
+    """Another document, or another section of the same one (a neighbour paragraph is no near-miss)."""
+    if own["document"] != other["document"]:
+        return _norm(own["text"]) != _norm(other["text"])  # a page copied into two files is one chunk
+    return bool(other.get("section")) and other.get("section") != own.get("section")
+
+
+def _holds_any(text: str, answers: list[str]) -> bool:
+    folded = _norm(_plain(text))
+    return any(_norm(_plain(answer)) in folded for answer in answers if _norm(answer))
+
+
+def _plain(text: str) -> str:
+    """Markdown emphasis and code marks out, so "`15d`" in a chunk matches "15d" in a fact."""
+    return re.sub(r"[`*_]+", "", text)
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.casefold().split()).strip(" .")

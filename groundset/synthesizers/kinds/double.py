@@ -1,0 +1,238 @@
+"""Double questions: two questions in one message, each answered by its own chunk.
+
+Users often ask two things at once ("What is X, and how do I Y?"); an assistant that answers only the
+first half fails them. A double scenario takes two different chunks that read like one need, in
+another section or document: the most strongly linked by ``similar``, ``entity_overlap`` and
+``theme_overlap`` edges first, then the rest of the document. Offline each chunk gives one fact
+(different subjects, each with one answer in the corpus), asked in the order what-it-is before
+what-to-do; the reference is the two facts' sentences, one line per chunk. With a model (or offline
+in an English corpus without facts) any related pair works: two chunks that name one term (the
+rarest, not the product's name), each asked about in its own part.
+
+Offline in Chinese, Japanese, German, French and Spanish (no facts there) each chunk of a related pair in
+one language gives a term of its own (``kinds_languages.native_terms``): two single-hop questions in the
+language joined by its connector ("…，以及…？", "…, und …?"), the reference each chunk's sentences about
+its term, one line per chunk; each chunk opens up to two pairs (those corpora are often small). Offline,
+a test set in a language without such templates gets no double questions.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+from ...kg.graph import EdgeKind, KnowledgeGraph, NodeKind
+from ...personas.language import nodes_language
+from ..base import Grounding
+from ..questions.offline import term_pattern
+from ..questions.prompts import evidence_groups
+from ..questions.templates import ORDER
+from ..scenarios.fact_index import FactIndex
+from ..scenarios.facts import Fact
+from ..scenarios.scenario import PersonaPool, Scenario
+from .pair_prompts import DoublePrompt
+from .pairs import TwoPartSynthesizer
+from .single_hop import pick_fact
+from .term_based import ChunkTerms, local_chunks, writes_offline
+
+__all__ = ["DoubleQuerySynthesizer", "related_chunks", "shared_terms", "term_frequency"]
+
+LINKS = (EdgeKind.SIMILAR, EdgeKind.ENTITY_OVERLAP, EdgeKind.THEME_OVERLAP)
+ONE_PART = "reference does not answer both parts"
+PAIRS_PER_CHUNK = 2  # term-based pairs a chunk opens, in rounds (every chunk's first, then seconds)
+
+
+class DoubleQuerySynthesizer(TwoPartSynthesizer):
+    name = "double"
+    prompt_class = DoublePrompt
+    missing_part = ONE_PART
+
+    def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
+        index = FactIndex.of(kg)
+        usable = {c: [f for f in facts if index.unambiguous(f)] for c, facts in index.facts.items()}
+        usable = {c: facts for c, facts in usable.items() if facts}
+        asked: set[frozenset[str]] = set()
+        chunks = sorted(usable)
+        rng.shuffle(chunks)
+        for chunk in chunks:  # each chunk opens at most one pair
+            for partner in related_chunks(kg, chunk, rng, within=usable):
+                pair = frozenset((chunk, partner))
+                first = pick_fact(usable[chunk], rng)
+                others = [f for f in usable[partner] if _distinct(first, f)]
+                if pair in asked or not others:
+                    continue
+                asked.add(pair)
+                second = pick_fact(others, rng)
+                (a, fa), (b, fb) = sorted(((chunk, first), (partner, second)), key=lambda x: _rank(x[1]))
+                yield [a, b], [fa.focus, fb.focus], [fa, fb]
+                break
+        if self.writes_with_model:
+            yield from _term_pairs(kg, rng, asked)
+            return
+        yield from _local_pairs(kg, rng, asked, index.scope)
+        if not index.facts:  # an English corpus without facts: a term both chunks name
+            yield from _term_pairs(kg, rng, asked, english=True)
+
+    def scenarios(
+        self, kg: KnowledgeGraph, n: int, personas: PersonaPool, rng: random.Random
+    ) -> list[Scenario]:
+        """With a model, the shared ones; offline each context's term must be grounded in that context
+        (a term-based pair asks a term of each chunk), in a language with templates."""
+        if self.writes_with_model:
+            return super().scenarios(kg, n, personas, rng)
+        if not writes_offline(self.language):
+            return []  # no templates for the language (see the module docstring)
+        return super().scenarios(kg, n, personas, rng)
+
+    def grounded(
+        self, terms: list[str], facts: list[Fact], contexts: list[str], written: str, language: str
+    ) -> bool:
+        """Offline, each context's term must be grounded in that context, in a language with templates."""
+        if self.writes_with_model:
+            return super().grounded(terms, facts, contexts, written, language)
+        return writes_offline(language) and bool(facts or _grounded(terms, contexts, written))
+
+
+def related_chunks(
+    kg: KnowledgeGraph, chunk: str, rng: random.Random, within: dict[str, Any] | None = None
+) -> list[str]:
+    """Chunks a user would ask about together with ``chunk``, in another section or document: those
+    linked by similarity and overlap edges, the most strongly linked first, then the rest of its
+    document in a seed-determined order. ``within``: only these chunks."""
+    own = kg.get(chunk)
+    strength: dict[str, float] = {}
+    for kind in LINKS:
+        for other in kg.neighbours(chunk, kind):
+            edge = kg.edge(chunk, other, kind) or {}
+            strength[other] = strength.get(other, 0.0) + float(edge.get("score", 0.5))
+    rest = [c for c in kg.chunks_of(own["document"]) if c not in strength]
+    rng.shuffle(rest)
+    found: list[str] = []
+    for other in [*sorted(strength, key=lambda c: (-strength[c], c)), *rest]:
+        if other == chunk or (within is not None and other not in within):
+            continue
+        data = kg.get(other)
+        if data.get("kind") != NodeKind.CHUNK.value or _norm(data["text"]) == _norm(own["text"]):
+            continue
+        same_document = data["document"] == own["document"]
+        if same_document and (not data.get("section") or data.get("section") == own.get("section")):
+            continue  # the next paragraph of one section is one passage, not two needs
+        found.append(other)
+    return found
+
+
+def _distinct(first: Fact, second: Fact) -> bool:
+    """Two different questions: other subjects ("client library" and "library" are one), other answers
+    (one subject twice is a multi-hop specific question)."""
+    a, b = first.key(), second.key()
+    return (
+        a not in b
+        and b not in a
+        and _norm(first.answer) != _norm(second.answer)
+        and _norm(first.reference) != _norm(second.reference)
+    )
+
+
+def _rank(fact: Fact) -> int:
+    return ORDER.index(fact.pattern) if fact.pattern in ORDER else len(ORDER)
+
+
+def _grounded(terms: list[str], contexts: list[str], language: str) -> bool:
+    """Each context has evidence about its term (``terms[i]``; with one term, that one in every context)."""
+    return all(
+        evidence_groups("double", terms[min(i, len(terms) - 1)], [context], language)[0]
+        for i, context in enumerate(contexts)
+    )
+
+
+def _local_pairs(
+    kg: KnowledgeGraph, rng: random.Random, asked: set[frozenset[str]], scope: str
+) -> Iterator[Grounding]:
+    """Offline, languages without facts: two related chunks of one language, a term of each (different
+    terms, neither inside the other); in ``PAIRS_PER_CHUNK`` rounds, each chunk opening one pair a round
+    (a pair met again asks other terms: a small corpus has few pairs)."""
+    language, chunks = local_chunks(kg, rng)
+    if not chunks:
+        return
+    terms = ChunkTerms(kg, scope, term_frequency(kg))
+    seen: set[tuple[frozenset[str], frozenset[str]]] = set()
+    for round_ in range(PAIRS_PER_CHUNK):
+        for chunk in [c for c in chunks if terms(c)]:
+            for partner in related_chunks(kg, chunk, rng):
+                pair = frozenset((chunk, partner))
+                if pair in asked or language.get(partner) != language[chunk] or not terms(partner):
+                    continue
+                two = _two_terms(_from(terms(chunk), round_), _from(terms(partner), round_), rng)
+                if two is not None and (pair, frozenset(two)) not in seen:
+                    seen.add((pair, frozenset(two)))
+                    yield [chunk, partner], two, []
+                    break
+
+
+def _two_terms(first: list[str], second: list[str], rng: random.Random) -> list[str] | None:
+    """A term of each chunk (one of the best two), two different things: "告警" and "告警规则" are one."""
+    a = rng.choice(first[:2])
+    others = [b for b in second if a.casefold() not in b.casefold() and b.casefold() not in a.casefold()]
+    return [a, rng.choice(others[:2])] if others else None
+
+
+def _from(terms: list[str], start: int) -> list[str]:
+    """A chunk's terms from the ``start``-th on (its best ones when it has fewer)."""
+    return terms[start:] or terms
+
+
+def _term_pairs(
+    kg: KnowledgeGraph, rng: random.Random, asked: set[frozenset[str]], english: bool = False
+) -> Iterator[Grounding]:
+    """Two related chunks and a term both name (each part asks what its chunk says). ``english``: only
+    English pairs (offline, the other languages ask a term of each chunk instead)."""
+    chunks = list(kg.nodes(NodeKind.CHUNK))
+    rng.shuffle(chunks)
+    frequency = term_frequency(kg)
+    scope = FactIndex.of(kg).scope
+    for chunk in chunks:
+        for partner in related_chunks(kg, chunk, rng)[:5]:
+            pair = frozenset((chunk, partner))
+            if english and nodes_language(kg, [chunk, partner]) != "en":
+                continue
+            shared = shared_terms(kg, chunk, partner, frequency, scope)
+            if shared and pair not in asked:
+                asked.add(pair)
+                yield [chunk, partner], [shared[0]], []
+                break
+
+
+def term_frequency(kg: KnowledgeGraph) -> Counter[str]:
+    """In how many chunks each entity or key phrase (case-folded) is listed."""
+    return Counter(
+        term.casefold()
+        for chunk in kg.nodes(NodeKind.CHUNK)
+        for term in {*(kg.get(chunk).get("entities") or []), *(kg.get(chunk).get("keyphrases") or [])}
+    )
+
+
+def shared_terms(kg: KnowledgeGraph, a: str, b: str, frequency: Counter[str], scope: str = "") -> list[str]:
+    """Entities and key phrases of either chunk that both texts name, the rarest in the corpus first
+    (a specific term links two passages; the product's name, ``scope``, links every one)."""
+    listed = [*(kg.get(a).get("entities") or []), *(kg.get(b).get("entities") or [])]
+    listed += [*(kg.get(a).get("keyphrases") or []), *(kg.get(b).get("keyphrases") or [])]
+    found = [
+        term
+        for term in dict.fromkeys(t.strip() for t in listed)
+        if len(term) >= 2
+        and term.casefold() != scope.casefold()
+        and _names(kg, a, term)
+        and _names(kg, b, term)
+    ]
+    return sorted(found, key=lambda term: (frequency[term.casefold()], -len(term), term))
+
+
+def _names(kg: KnowledgeGraph, chunk: str, term: str) -> bool:
+    pattern = term_pattern(term)
+    return pattern is not None and pattern.search(kg.get(chunk)["text"]) is not None
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.casefold().split()).strip(" .")

@@ -1,0 +1,94 @@
+"""Single-hop specific questions: one chunk, one fact it states (or, without facts, one of its terms)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from ...kg.graph import KnowledgeGraph, NodeKind
+from ...personas.language import node_language
+from ...personas.nouns import CJK_LANGUAGES, cjk_share, reads_as_thing
+from ...personas.roles import is_markup
+from ..base import Grounding, Synthesizer
+from ..questions.offline import term_pattern
+from ..scenarios.fact_index import FactIndex
+from ..scenarios.facts import Fact
+
+# How much each answer pattern is preferred when a chunk states several facts: specs are full of
+# MUST rules, but a test set wants definitions, purposes, defaults and procedures too.
+PATTERN_WEIGHTS = {"definition": 3.0, "purpose": 3.0, "default": 4.0, "value": 3.0, "procedure": 3.0,
+                   "comparison": 3.0, "cause": 1.5, "constraint": 1.0}  # fmt: skip
+
+
+class SingleHopSpecificQuerySynthesizer(Synthesizer):
+    name = "single_hop_specific"
+
+    def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
+        index = FactIndex.of(kg)
+        chunks = sorted(index.facts)
+        rng.shuffle(chunks)
+        left = {c: [f for f in index.facts[c] if index.unambiguous(f)] for c in chunks}
+        while any(left.values()):  # a round takes one fact per chunk: every chunk first, then seconds
+            for chunk in chunks:
+                if left[chunk]:
+                    fact = pick_fact(left[chunk], rng)
+                    left[chunk].remove(fact)
+                    yield [chunk], [fact.focus], [fact]
+        if not index.facts or self.writes_with_model:
+            # A model can write a good question from any chunk; offline templates need a fact.
+            yield from (g for g in _term_groundings(kg, rng) if g[0][0] not in index.facts)
+
+
+def pick_fact(facts: list[Fact], rng: random.Random) -> Fact:
+    """One of a chunk's facts, drawn by ``PATTERN_WEIGHTS``."""
+    weights = [PATTERN_WEIGHTS.get(f.pattern, 1.0) for f in facts]
+    return rng.choices(facts, weights=weights, k=1)[0]
+
+
+def _term_groundings(kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
+    """Languages without fact rules: a chunk and one of its entities or key phrases."""
+    chunks = [c for c in kg.nodes(NodeKind.CHUNK) if kg.get(c).get("entities") or kg.get(c).get("keyphrases")]
+    rng.shuffle(chunks)
+    for chunk in chunks:
+        data = kg.get(chunk)
+        text = data["text"].casefold()
+        lang = node_language(kg, chunk)
+        for term in ranked_terms(data, rng, lang):
+            if _mentioned(term, data["text"], text, lang):
+                yield [chunk], [term], []
+                break
+
+
+def _mentioned(term: str, text: str, folded: str, lang: str) -> bool:
+    """The chunk has the term; outside English as a whole word ("Abst" of "Abständen" is not one)."""
+    if lang == "en":
+        return term.casefold() in folded
+    pattern = term_pattern(term)
+    return pattern is not None and pattern.search(text) is not None
+
+
+def ranked_terms(data: dict, rng: random.Random, lang: str = "en") -> list[str]:
+    """Entities, then multi-word keyphrases, then single words: specific terms make specific questions.
+
+    In another language only terms that read as things qualify; in Chinese and Japanese, terms in
+    the language's own script come first (then two-character words too): "超时时间", not "HTTP"."""
+    entities = [t for t in data.get("entities", [])[:6] if len(t) >= 3]
+    phrases = [t for t in data.get("keyphrases", [])[:6] if len(t) >= 3]
+    tiers = [entities, [p for p in phrases if " " in p], [p for p in phrases if " " not in p]]
+    if lang != "en":  # key phrases first: entities there are often inflected words or people's names
+        tiers = [
+            [t for t in tier if reads_as_thing(t, lang) and not is_markup(t)]
+            for tier in tiers[1:] + tiers[:1]
+        ]
+    if lang in CJK_LANGUAGES:
+        native = [
+            t for t in [*data.get("entities", [])[:6], *data.get("keyphrases", [])[:8]] if cjk_share(t) >= 0.5
+        ]
+        native = [t for t in dict.fromkeys(native) if len(t) >= 2 and reads_as_thing(t, lang)]
+        tiers = [[t for t in native if len(t) >= 3], [t for t in native if len(t) == 2], *tiers]
+    ranked: list[str] = []
+    for tier in tiers:
+        tier = [t for t in tier if t not in ranked]
+        rng.shuffle(tier)
+        ranked += tier
+    return ranked

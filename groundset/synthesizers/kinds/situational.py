@@ -1,0 +1,298 @@
+"""Situational questions: one chunk's question asked the way users ask, after saying what they are doing.
+
+A user writes "I run Node Exporter on Kubernetes, and right now I'm working on retention. What is the
+default retention period in Prometheus?"; the situation is about the asker and must not throw the
+retriever off the answer. The groundings are the single-hop ones (a fact of a chunk, or a term with a
+model or outside English); the situation comes from the scenario's persona and the chunk's section
+(below) and adds no fact the reference rests on, so the default quality gate applies:
+the reference is the fact (offline) and must answer the question.
+
+The prompt: the asker's situation first, then the question, with its offline form.
+
+Real users rarely ask a bare question; they say what they are doing ("I run Node Exporter on
+Kubernetes and I'm changing our retention; ..."). Retrieval then has to find the answer past words
+that are about the asker, not about the answer. The situation comes from the persona (who asks) and
+the chunk (which part of the docs they are working on); it never states a fact the reference needs.
+
+Offline, the question is the single-hop question of ``QueryPrompt`` (a fact's question in English,
+the language's own templates elsewhere) and the situation is built here from the persona's name or
+role description and the chunk's section label, in English, German, French, Spanish, Chinese and
+Japanese (``languages``); any other language gets the English situation, as its questions do.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from pydantic import BaseModel, Field
+
+from ...core.engine import get_engine
+from ...core.prompts import Prompt
+from ...languages import QuestionWording, wording
+from ...personas.language import label_code
+from ...personas.nouns import reads_as_thing
+from ...personas.roles import is_markup, is_role_word, reads_as_role
+from ...samples.testset import TestsetSample
+from ..questions.local import local_style
+from ..questions.prompts import STYLE_GUIDANCE, QueryInput, QueryPrompt
+from ..questions.styles import STOP_WORDS, apply_style, indefinite_article
+from ..scenarios.facts import Fact
+from ..scenarios.patterns_en import base_form
+from ..scenarios.scenario import Scenario, prompt_fields
+from .single_hop import SingleHopSpecificQuerySynthesizer
+
+__all__ = [
+    "SituationalInput",
+    "SituationalQuerySynthesizer",
+    "SituationalPrompt",
+    "SituationalSample",
+    "joined",
+    "situation",
+]
+
+LENGTH_GUIDANCE = {
+    "short": "One short sentence of situation, then a question of under 12 words.",
+    "medium": "One sentence of situation, then a question of 8 to 20 words.",
+    "long": "Two sentences of situation, then a question of 10 to 25 words.",
+}
+_NEUTRAL_WHO = ("I'm setting this up for a small team", "I'm new to this and looking after it for my team")
+_DOING = (
+    "right now I'm working through the {topic} part of the docs",
+    "this week I'm going through {topic} for our setup",
+    "I'm in the middle of a change that touches {topic}",
+    "I've been reading up on {topic} before we roll out a change",
+)
+_DOING_NO_TOPIC = (
+    "right now I'm changing part of our setup",
+    "I'm reviewing our configuration before a release",
+    "I'm chasing down a problem we saw last week",
+)
+_STAKES = (
+    "and I don't want to get it wrong in production",
+    "and my team is waiting on my notes",
+    "and I'd like to settle this before the next release",
+)
+# The other languages: {lead} (the persona's role in the language, or a neutral one), {topic} (quoted).
+_LOCAL_DOING = {
+    "de": ("Als {lead} arbeite ich gerade an {topic}.",
+           "Als {lead} beschäftige ich mich diese Woche mit {topic}."),
+    "fr": ("En tant que {lead}, je travaille en ce moment sur {topic}.",
+           "En tant que {lead}, je me penche cette semaine sur {topic}."),
+    "es": ("Como {lead}, ahora mismo estoy trabajando con {topic}.",
+           "Como {lead}, esta semana estoy revisando {topic}."),
+    "zh": ("作为一名{lead}，我目前正在处理{topic}相关的工作。",
+           "作为一名{lead}，这周我在梳理{topic}这部分内容。"),
+    "ja": ("{lead}として、今{topic}に取り組んでいます。",
+           "{lead}として、今週は{topic}まわりを見直しています。"),
+}  # fmt: skip
+_POSSESSIVE = re.compile(r"\b(?:their|his|her)\b")
+_MAX_TOPIC_WORDS = 6
+_MAX_WHO_WORDS = 12
+_KEYWORDS = 4
+
+
+class SituationalInput(BaseModel):
+    task: str = Field(description="the style and length to write in")
+    persona: str = Field(description="who is asking: 'name: role description'")
+    terms: list[str] = Field(description="what the question is about (the first term)")
+    contexts: list[str]
+    labels: list[str] = Field(default_factory=list, description="the section titles of the contexts")
+    style: str
+    length: str
+    seed: int = 0
+    facts: list[Fact] = Field(
+        default_factory=list, description="the statement the question must be answered by"
+    )
+    scope: str = Field(default="", description="what the documentation is about")
+    language: str = Field(default="en (English)", description="the language to write in")
+
+
+class SituationalSample(BaseModel):
+    situation: str = Field(description="1 or 2 sentences: who the user is and what they are doing")
+    question: str = Field(description="the question itself, after the situation")
+    reference: str = Field(description="the answer, using only facts stated in the context")
+
+
+def task_text(style: str, length: str) -> str:
+    return f"{STYLE_GUIDANCE[style]} {LENGTH_GUIDANCE[length]}"
+
+
+def joined(situation: str, question: str) -> str:
+    """The user's whole message: the situation, then the question (no space after CJK punctuation)."""
+    situation, question = situation.strip(), question.strip()
+    if not situation:
+        return question
+    return situation + ("" if situation.endswith(("。", "，", "、")) else " ") + question
+
+
+class SituationalPrompt(Prompt[SituationalInput, SituationalSample]):
+    name = "synth.situational"
+    instruction = (
+        "You write one evaluation question for an assistant that answers from technical documentation, the "
+        "way a real user with a concrete situation asks it. First write the situation: 1 or 2 sentences in "
+        "the first person, as the persona, saying what they run or build and what they are doing right now "
+        "that leads to the question (take it from the persona and from what the context is about). The "
+        "situation must not state any fact from the context and must not hint at the answer: it only sets "
+        "the scene. Then write the question, which the context answers on its own; when facts are given, "
+        "ask the question those facts answer. Then write the reference answer in 1 to 3 sentences using only "
+        "what the context states, with nothing taken from the situation. Follow the task's style and length "
+        "(a search-engine style writes the situation as a few keywords too). Write all three in the "
+        "language given as `language`, whatever the language of these instructions and of the example; "
+        "keep names, code and quoted terms as the context writes them."
+    )
+    examples = [
+        (
+            SituationalInput(
+                task=task_text("perfect_grammar", "medium"),
+                persona="Operator running Prometheus on Kubernetes: Maintains the cluster's monitoring stack "
+                "and wants settings that survive upgrades.",
+                terms=["retention period"],
+                contexts=[
+                    "Blocks older than the retention period are deleted. The retention period is 15 days "
+                    "unless --storage.tsdb.retention.time says otherwise."
+                ],
+                labels=["Storage"],
+                style="perfect_grammar",
+                length="medium",
+            ),
+            SituationalSample(
+                situation="I run Prometheus on Kubernetes with about 200 targets, and our disks are filling "
+                "up faster than expected.",
+                question="How long does Prometheus keep data if I don't change anything?",
+                reference="The retention period is 15 days by default; --storage.tsdb.retention.time changes "
+                "it, and blocks older than that are deleted.",
+            ),
+        )
+    ]
+
+    def offline(self, data: SituationalInput) -> SituationalSample:
+        code = label_code(data.language)
+        local = wording(code)
+        core = QueryPrompt().offline(_query(data, "short" if data.length == "short" else "medium"))
+        topic = _topic(data.labels[0] if data.labels else "", code, data.scope)
+        rng = random.Random(f"situation|{data.seed}|{data.persona}|{topic}|{data.terms[0]}")
+        name, _, role = data.persona.partition(": ")
+        if data.style == "web_search":
+            said = _keywords(name, role, topic, local)
+        else:
+            said = situation(name, role, topic, data.length, rng, local)
+        if data.style in ("poor_grammar", "misspelled"):
+            protect = [t for t in (topic, data.scope) if t]
+            if local is None:
+                said = apply_style(said, data.style, seed=data.seed, protect=protect)
+            else:
+                said = local_style(local, said, data.style, seed=data.seed, protect=protect)
+        return SituationalSample(situation=said, question=core.question, reference=core.reference)
+
+
+def _query(data: SituationalInput, length: str) -> QueryInput:
+    """The plain single-hop question's input: the question after the situation is that question."""
+    return QueryInput(
+        kind="single_hop_specific",
+        task="",
+        persona=data.persona,
+        terms=data.terms,
+        contexts=data.contexts,
+        labels=data.labels,
+        style=data.style,
+        length=length,
+        seed=data.seed,
+        facts=data.facts,
+        scope=data.scope,
+        language=data.language,
+    )
+
+
+def situation(
+    name: str, role: str, topic: str, length: str, rng: random.Random, local: QuestionWording | None = None
+) -> str:
+    """The asker's situation in 1 or 2 sentences: who they are (the persona) and what they are working on
+    (``topic``, the chunk's section title; "" for none). ``local``: the wording of a language other than
+    English."""
+    if local is not None and local.code in _LOCAL_DOING:
+        lead = _local_lead(local, name, rng)
+        if not topic:
+            return local.long.split("{core}")[0].format(lead=lead, purpose=rng.choice(local.purposes)).strip()
+        return rng.choice(_LOCAL_DOING[local.code]).format(lead=lead, topic=local.quote.format(topic))
+    who = _who(name, role, rng)
+    doing = rng.choice(_DOING).format(topic=f'"{topic}"') if topic else rng.choice(_DOING_NO_TOPIC)
+    if length != "long":
+        return f"{_upper_first(who)}, and {doing}."
+    return f"{_upper_first(who)}. {_upper_first(doing)}, {rng.choice(_STAKES)}."
+
+
+def _who(name: str, role: str, rng: random.Random) -> str:
+    """ "I'm an operator running Node Exporter" (a role name) or "I maintain service discovery" (the
+    role description's first clause in the first person); a neutral line when neither reads well."""
+    options = []
+    if reads_as_role(name):
+        phrase = name if name[1:2].isupper() else name[:1].lower() + name[1:]
+        options.append(f"I'm {indefinite_article(phrase)} {phrase}")
+    clause = re.split(r",|;|\.| and wants | but | so | because | to ", role.strip(), maxsplit=1)[0].split()
+    if 1 < len(clause) <= _MAX_WHO_WORDS and clause[0].isalpha():
+        verb = clause[0].lower()
+        first = {"is": "'m", "has": " have"}.get(verb)
+        if first is None and verb.endswith("s") and not verb.endswith(("ss", "us", "is")):
+            first = " " + base_form(verb)
+        if first is not None:
+            rest = _POSSESSIVE.sub("my", " ".join(clause[1:]))
+            options.append(f"I{first} {rest}")
+    return rng.choice(options) if options else rng.choice(_NEUTRAL_WHO)
+
+
+def _local_lead(local: QuestionWording, name: str, rng: random.Random) -> str:
+    """The persona's own name when it names a role in this language, else one of the language's neutral
+    role phrases (an English persona name would read badly inside a German sentence)."""
+    own = any(word.casefold() in name.casefold() for word in local.role_words) and not reads_as_role(name)
+    lead = name if own and name else rng.choice(local.leads)
+    if local.lower_lead and lead[1:2].islower():
+        lead = lead[:1].lower() + lead[1:]
+    return lead
+
+
+def _topic(label: str, code: str, scope: str) -> str:
+    """What the asker is working on: the chunk's section title when it reads as a thing, else ""."""
+    text = " ".join(label.split()).strip(" .:")
+    usable = (
+        text
+        and len(text.split()) <= _MAX_TOPIC_WORDS
+        and not is_markup(text)
+        and "?" not in text
+        and text.casefold() != scope.casefold()
+        and reads_as_thing(text, code)
+    )
+    return text if usable else ""
+
+
+def _keywords(name: str, role: str, topic: str, local: QuestionWording | None) -> str:
+    """A search-box situation: the persona's own topic words (not its role noun) and the section's."""
+    words: list[str] = []
+    for source in (name, topic or role):
+        for word in re.findall(r"[^\W_][\w.+-]*", source):
+            low = word.lower()
+            if low in STOP_WORDS or is_role_word(word) or low.endswith("ing") or low in words:
+                continue
+            words.append(low)
+    return " ".join(words[:_KEYWORDS])
+
+
+def _upper_first(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+class SituationalQuerySynthesizer(SingleHopSpecificQuerySynthesizer):
+    """Single-hop questions that carry the persona's situation (see the module docstring)."""
+
+    name = "situational"
+    prompt_class = SituationalPrompt
+
+    async def generate(self, scenario: Scenario, *, graph_fingerprint: str = "") -> TestsetSample:
+        """The situation and question for ``scenario`` in one call (or the offline templates)."""
+        data = SituationalInput(task=task_text(scenario.style, scenario.length), **prompt_fields(scenario))
+        answer = await self.prompt.run(
+            self.llm, data, engine=self.engine or get_engine(), stage=f"synth.{self.name}"
+        )
+        return self.sample(
+            scenario, joined(answer.situation, answer.question), answer.reference, graph_fingerprint
+        )

@@ -1,0 +1,301 @@
+"""Query styles and lengths: say a well-formed question the way real users type it.
+
+A RAG system is asked sloppy, keyword-only and misspelled questions too, so the test set should
+contain them. The rewrites are rule based and seeded (same question, style and seed: same text),
+and the protected terms (what the question is about) always survive, so a misspelled question
+can still be answered from its contexts. Long questions open with a persona lead-in built here.
+These are the English rules; other languages have theirs in ``languages`` (see ``questions.local``).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from typing import Literal
+
+from ...languages.en import PREPOSITIONS
+from ...personas.roles import reads_as_role
+from ...text.sentences import word_set
+
+__all__ = [
+    "LENGTHS",
+    "STOP_WORDS",
+    "STYLES",
+    "QueryLength",
+    "QueryStyle",
+    "agreement",
+    "apply_style",
+    "indefinite_article",
+    "mask_terms",
+    "persona_lead",
+    "size_question",
+    "unmask_terms",
+]
+
+QueryStyle = Literal["perfect_grammar", "poor_grammar", "web_search", "misspelled"]
+QueryLength = Literal["short", "medium", "long"]
+STYLES: tuple[str, ...] = ("perfect_grammar", "poor_grammar", "web_search", "misspelled")
+LENGTHS: tuple[str, ...] = ("short", "medium", "long")
+
+STOP_WORDS: frozenset[str] = word_set(
+    """
+    a an the and or but nor so if then than that this these those there here of to in on at by for
+    from with without into onto about over under between through during before after as per via
+    is are was were be been being am do does did doing done have has had having can could will
+    would shall should may might must i me my we us our you your he him his she her it its they
+    them their what which who whom whose when where why how not no also just very too any some
+    all each every both either neither such same other another more most much many few own only
+    one anything something someone anyone really actually exactly please tell explain know say
+    says said according documentation docs described mentioned given mean meant want need
+    """
+)
+_QUESTION_WORDS = word_set("what which who whom whose when where why how")
+# A query of the term alone loses what was asked; one hint word from the question word keeps it.
+_HINTS = {"what": "meaning", "how": "explained", "why": "reason", "which": "options", "when": "timing"}
+_AUXILIARIES = "does|do|did|is|are|was|were|should|can|would|could"
+_WH_AUX = re.compile(
+    rf"\b(how|what|why|when|where|which|who)\s+(?:{_AUXILIARIES})\b(?!\s*(?:be|not)\b)\s*", re.IGNORECASE
+)
+_THE = re.compile(r"\bthe\s+", re.IGNORECASE)
+_A_AN = re.compile(r"\b(?:a|an)\s+(?=\S)", re.IGNORECASE)
+_YOU = re.compile(r"\byou\b", re.IGNORECASE)
+_SPACES = re.compile(r"\s+")
+_EDGE_PUNCTUATION = "\"'`()[]{}<>.,;:!?\u2018\u2019\u201c\u201d\u2026\u2013\u2014*"
+_LONG_WORD = re.compile(r"(?<!\w)[A-Za-z]{5,}(?!\w)")
+_SHORTER_WORD = re.compile(r"(?<!\w)[A-Za-z]{4,}(?!\w)")
+_MAX_KEYWORDS = 10
+_NEUTRAL_LEADS = (
+    "As someone new to this documentation",
+    "As an engineer reading these docs for the first time",
+    "As a developer setting this up for a small team",
+)
+_PERSONA_WORDS = 14
+_LONG_WORDS = 18
+_CLAUSES = (", according to the docs", ", as the docs describe it")
+_PURPOSES = (
+    "I need to get this right before I change anything in production",
+    "I want to understand this properly so that I can explain it to my team",
+    "I am writing an internal guide and want every detail in it to be accurate",
+    "I am reviewing our setup and want to avoid mistakes that are hard to undo later",
+)
+_MASS_ENDINGS = ("ing", "tion", "sion", "ness", "ment", "ity", "ance", "ence", "ism", "age", "ware", "data")
+# Protected terms are swapped for private-use characters while a style works on the text:
+# they are neither letters nor spaces, so no rule can lower-case, drop or misspell them.
+_MARK = 0xE000
+
+
+def apply_style(question: str, style: str, *, seed: int, protect: Sequence[str] = ()) -> str:
+    """``question`` rewritten in ``style``; protected terms (case-insensitive) stay verbatim.
+
+    web_search may lower-case the protected terms; every other style keeps them as they were.
+    """
+    if style not in STYLES:
+        raise ValueError(f"unknown query style {style!r}; expected one of: {', '.join(STYLES)}")
+    text = _SPACES.sub(" ", question).strip()
+    if not any(char.isalnum() for char in text):
+        raise ValueError("question must contain at least one letter or digit")
+    if style == "perfect_grammar":
+        return text
+    masked, originals = mask_terms(text, protect)
+    if style == "poor_grammar":
+        styled = _poor_grammar(masked, seed)
+    elif style == "web_search":
+        originals = [term.lower() for term in originals]
+        styled = _web_search(masked, originals)
+    else:
+        styled = _misspelled(masked, seed, protect)
+    result = styled if style == "web_search" else unmask_terms(styled, originals)
+    result = result.strip()
+    return result if any(char.isalnum() for char in result) else text
+
+
+def mask_terms(text: str, protect: Sequence[str]) -> tuple[str, list[str]]:
+    """Replace each occurrence of a protected term by one marker character (longest terms first)."""
+    terms = sorted({term.strip() for term in protect if term.strip()}, key=len, reverse=True)
+    if not terms:
+        return text, []
+    pattern = re.compile("|".join(re.escape(term) for term in terms), re.IGNORECASE)
+    originals: list[str] = []
+
+    def mark(match: re.Match[str]) -> str:
+        originals.append(match.group(0))
+        return chr(_MARK + len(originals) - 1)
+
+    return pattern.sub(mark, text), originals
+
+
+def unmask_terms(text: str, originals: Sequence[str]) -> str:
+    for index, original in enumerate(originals):
+        text = text.replace(chr(_MARK + index), original)
+    return text
+
+
+def _is_marker(char: str) -> bool:
+    return _MARK <= ord(char) < _MARK + 0x1000
+
+
+def _poor_grammar(text: str, seed: int) -> str:
+    """Careless but readable: no capital, fewer articles and auxiliaries, no question mark."""
+    rng = random.Random(f"poor_grammar:{seed}:{text}")
+    out = _WH_AUX.sub(lambda match: match.group(1) + " ", text)
+    out = _THE.sub("", out)
+    if rng.random() < 0.5:
+        out = _A_AN.sub("", out)
+    if rng.random() < 0.5:
+        out = out.replace(",", "")
+    if rng.random() < 0.3:
+        out = _YOU.sub("u", out)
+    out = _SPACES.sub(" ", out).strip().rstrip("?.! ")
+    if out and out[0].isupper() and not (len(out) > 1 and out[1].isupper()):
+        out = out[0].lower() + out[1:]
+    if not any(char.isalnum() or _is_marker(char) for char in out):
+        out = text.rstrip("?")
+    if out == text:
+        out = "so " + out  # a rule must change something, or the style would be invisible
+    return out
+
+
+def _web_search(text: str, originals: Sequence[str]) -> str:
+    """Keywords only: no question words, stop words or punctuation; at most ten of them."""
+    keywords: list[tuple[str, bool]] = []  # (lower-cased keyword, holds a protected term)
+    for chunk in text.split():
+        word = chunk.strip(_EDGE_PUNCTUATION)
+        if word.lower().endswith(("'s", "\u2019s")):
+            word = word[:-2]
+        protected = any(_is_marker(char) for char in word)
+        key = unmask_terms(word, originals).lower()
+        if not key or any(key == seen for seen, _ in keywords):
+            continue
+        if not protected and (
+            key in STOP_WORDS or key in _QUESTION_WORDS or not any(c.isalnum() for c in key)
+        ):
+            continue
+        keywords.append((key, protected))
+    room = _MAX_KEYWORDS - sum(protected for _, protected in keywords)
+    plain = [key for key, protected in keywords if not protected]
+    # The core question comes last in long questions; a lead-in matters less to a search box.
+    dropped = set(plain[: max(len(plain) - max(room, 0), 0)])
+    words = [key for key, protected in keywords if protected or key not in dropped]
+    if words and all(protected for _, protected in keywords):
+        first = text.split()[0].strip(_EDGE_PUNCTUATION).lower()
+        words.append(_HINTS.get(first, "overview"))
+    if not words:
+        words = [chunk.strip(_EDGE_PUNCTUATION).lower() for chunk in unmask_terms(text, originals).split()]
+    return " ".join(word for word in words if word)
+
+
+def _misspelled(text: str, seed: int, protect: Sequence[str]) -> str:
+    """One or two typos (swap, drop or double a letter) in long words outside protected terms."""
+    rng = random.Random(f"misspelled:{seed}:{text}")
+    protected_words = {word.lower() for term in protect for word in re.findall(r"[A-Za-z]+", term)}
+    for pattern in (_LONG_WORD, _SHORTER_WORD):
+        spans = [m.span() for m in pattern.finditer(text) if m.group(0).lower() not in protected_words]
+        if spans:
+            break
+    else:
+        return text
+    chosen = sorted(rng.sample(spans, min(rng.choice((1, 2)), len(spans))), reverse=True)
+    for start, end in chosen:  # right to left, so earlier spans keep their offsets
+        text = text[:start] + _typo(text[start:end], rng) + text[end:]
+    return text
+
+
+def _typo(word: str, rng: random.Random) -> str:
+    """A changed word that keeps its first letter (people rarely get that one wrong)."""
+    swaps = [i for i in range(1, len(word) - 1) if word[i] != word[i + 1]]
+    operation = rng.choice(("swap", "drop", "double") if swaps else ("drop", "double"))
+    if operation == "swap":
+        i = rng.choice(swaps)
+        return word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+    i = rng.randrange(1, len(word) - 1)
+    if operation == "drop":
+        return word[:i] + word[i + 1 :]
+    return word[: i + 1] + word[i] + word[i + 1 :]
+
+
+def size_question(core: str, length: str, *, persona: str = "", seed: int = 0, scope: str = "") -> str:
+    """short: ``core`` as is; medium: scoped to the product (``scope``, e.g. "Prometheus") or with a short
+    lead; long: persona lead-in and purpose first.
+
+    The persona lead-in is used only when the persona's name reads as a person's role ("SRE running
+    alerting"); otherwise a neutral one. A long question has at least 18 words.
+    """
+    if length not in LENGTHS:
+        raise ValueError(f"unknown query length {length!r}; expected one of: {', '.join(LENGTHS)}")
+    core = core.strip()
+    if length == "short":
+        return core
+    rng = random.Random(f"length:{seed}:{core}")
+    clause, purpose = rng.choice(_CLAUSES), rng.choice(_PURPOSES)
+    body = core.rstrip("?")
+    scoped = bool(scope) and scope.casefold() not in core.casefold()
+    ends_open = body.rsplit(" ", 1)[-1].lower() in PREPOSITIONS  # "... not result in": no "in in"
+    if length == "medium":
+        if scoped:
+            return f"In {scope}, {_lower_first(core)}" if ends_open else f"{body} in {scope}?"
+        return body + clause + "?"
+    name = persona.split(":", 1)[0]
+    lead = persona_lead(persona, seed=seed) if reads_as_role(name) else rng.choice(_NEUTRAL_LEADS)
+    long = f"{lead}, {purpose}. {core}"
+    if len(long.split()) >= _LONG_WORDS:
+        return long
+    return long.rstrip("?") + (f" in {scope}?" if scoped and not ends_open else clause + "?")
+
+
+def agreement(term: str) -> dict[str, str]:
+    """Template fillers that agree with ``term``: be (is/are), do (does/do), a_term ("a counter")."""
+    last = term.split()[-1].lower() if term.split() else ""
+    plural = last.isalpha() and _is_verb(last) and last not in ("series", "species", "news")
+    common = all(word.isalpha() and word.islower() for word in term.split())
+    bare = plural or not common or last.endswith(_MASS_ENDINGS)  # names, code, plurals, mass nouns
+    return {
+        "be": "are" if plural else "is",
+        "do": "do" if plural else "does",
+        "a_term": term if bare else f"{indefinite_article(term)} {term}",
+    }
+
+
+def persona_lead(persona: str, *, seed: int = 0) -> str:
+    """A long question's lead-in ("As an on-call SRE who keeps alerting healthy") from a persona.
+
+    Accepts a name, "Name: role description" (``str(Persona)``) or a bare role description.
+    """
+    text = re.sub(r"\s+", " ", persona).strip().strip(" .;,")
+    name, _, role = text.partition(":") if ":" in text[:80] else (text, "", "")
+    words, role_words = name.split(), role.strip().split()
+    if not words:
+        return random.Random(f"lead:{seed}").choice(_NEUTRAL_LEADS)
+    first = words[0].lower()
+    if len(words) > 6 and _is_verb(first):  # a bare description: "Reads the docs to ..."
+        words, role_words, first = ["someone"], words, "someone"
+    if first != "as":
+        body = _lower_first(" ".join(words))
+        article = [] if first in ("a", "an", "the", "someone") else [indefinite_article(body)]
+        words = ["As", *article, *body.split()]
+    if role_words and _is_verb(role_words[0].lower()):
+        clause = re.split(r",|;| and | to | so | because | but ", " ".join(role_words), maxsplit=1)[0].split()
+        if len(words) + 1 + len(clause) <= _PERSONA_WORDS:  # a clause cut in the middle reads badly
+            words += ["who", _lower_first(clause[0]), *clause[1:]]
+    words = words[:_PERSONA_WORDS]
+    while len(words) > 2 and words[-1].lower().strip(".,;") in STOP_WORDS | {"who"}:
+        words.pop()
+    return " ".join(words).rstrip(".,;")
+
+
+def _is_verb(word: str) -> bool:
+    """An -s ending: a third-person verb in a role ("Reads ..."), a plural in a term ("histograms")."""
+    return word.endswith("s") and not word.endswith(("ss", "us", "is"))
+
+
+def _lower_first(text: str) -> str:
+    return text if text[1:2].isupper() else text[:1].lower() + text[1:]
+
+
+def indefinite_article(phrase: str) -> str:
+    """'a' or 'an' for the first word of ``phrase``, by sound where it is easy to tell."""
+    word = phrase.split()[0] if phrase.split() else phrase
+    if word.isupper() and len(word) > 1:
+        return "an" if word[0] in "AEFHILMNORSX" else "a"  # letters read aloud: "an SRE"
+    vowel = word[:1].lower() in ("a", "e", "i", "o", "u")
+    return "an" if vowel and not word.lower().startswith(("uni", "use", "usu", "eu", "one")) else "a"

@@ -1,0 +1,273 @@
+"""Questions from facts: one template family per answer pattern, in English (the language with facts;
+other languages ask term-based questions in their own words, see ``languages``).
+
+The template asks exactly what the fact's sentence answers ("What is the Pushgateway used for?"
+for "The Pushgateway is used to ..."), so the reference answers the question by construction.
+Multi-hop questions ask for two facts about one subject ("What is a counter, and what must it
+never do?") or compare two subjects of one theme; web-search queries are the question's content
+words in a natural order, with no filler.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+
+from ...languages.en import DETERMINERS
+from ..scenarios.facts import Fact
+from ..scenarios.patterns_en import TRANSITIVE, base_form, lower_first, split_article
+from .styles import STOP_WORDS
+
+__all__ = ["compare_question", "pair_question", "single_question", "web_query"]
+
+_PRONOUNS = {False: ("it", "its", "it"), True: ("they", "their", "them")}
+_YES = ("must", "should", "can", "may")
+_ASPECT = {"definition": "definition", "purpose": "purpose", "default": "default", "value": "limit",
+           "constraint": "requirements", "procedure": "setup", "cause": "behaviour"}  # fmt: skip
+# Which fact a two-part question asks about first: what it is, then what it does, then details.
+ORDER = ("definition", "purpose", "default", "value", "constraint", "procedure", "cause", "comparison")
+
+
+def noun_phrase(fact: Fact, *, bare: bool = False) -> str:
+    """The subject as it reads mid-sentence ("a counter", "the Pushgateway", "label names")."""
+    article, rest = split_article(" ".join(fact.subject.split()))
+    words = frozenset(fact.lowercase_words)
+    if bare or not article:
+        return lower_first(rest, words)
+    return f"{article} {rest}"
+
+
+def _agree(fact: Fact) -> dict[str, str]:
+    return {"be": "are" if fact.plural else "is", "do": "do" if fact.plural else "does"}
+
+
+def single_question(fact: Fact, rng: random.Random) -> str:
+    """A well-formed question the fact answers (one of the pattern's phrasings)."""
+    forms = _single_forms(fact)
+    return _finish(rng.choice(forms))
+
+
+def shortest_question(fact: Fact) -> str:
+    return _finish(min(_single_forms(fact), key=lambda text: len(text.split())))
+
+
+def _single_forms(fact: Fact) -> list[str]:
+    np, s, g = noun_phrase(fact), fact.slots, _agree(fact)
+    be, do = g["be"], g["do"]
+    bare = noun_phrase(fact, bare=True)
+    pattern, form, how = fact.pattern, s.get("form", ""), s.get("how", "")
+    if pattern == "definition":
+        if how == "is":
+            return [f"What {be} {np}", f"What exactly {be} {np}", f"Can you explain what {np} {be}"]
+        if how.endswith("defined as"):
+            return [f"How {be} {np} defined", f"What {be} the definition of {np}"]
+        return [f"What {do} {np} {base_form(how.split()[0])}{' ' + how.split()[1] if ' ' in how else ''}"]
+    if pattern == "purpose":
+        if how == "purpose":
+            return [f"What is the purpose of {np}", f"What is {np} for"]
+        if how in ("used", "designed", "meant", "intended", "responsible"):
+            extra = [f"Why would I use {np}"] if how == "used" else []
+            return [f"What {be} {np} {how} for", *extra]
+        who = s.get("who") or "you"
+        if how in ("let", "help"):
+            return [f"What {do} {np} {how} {who} do"]
+        return [f"What {do} {np} {how} {who} to do", f"What {do} {np} {how}"]
+    if pattern == "default":
+        if form == "verb":
+            return [f"What {do} {np} default to", f"What is the default for {np}"]
+        if form == "state":
+            return [f"What {be} {np} by default", f"What is the default for {np}"]
+        return [f"What is the default {bare}"]
+    if pattern == "value":
+        if how in ("maximum", "minimum"):
+            return [f"What is the {how} {bare}", f"What {be} the {how} for {bare}"]
+        return [f"What {be} {np} {how} to", f"How large can {np} be"]
+    if pattern == "constraint":
+        return _constraint_forms(fact, np, be)
+    if pattern == "procedure":
+        goal = s.get("goal", "")
+        if form == "passive":
+            return [f"How can {np} be {s.get('part', '')}"]
+        if form == "use" and s.get("verb") == "use":
+            return [f"What should you use to {goal}", f"How do you {goal}"]
+        return [f"How do you {goal}", f"How can I {goal}", f"How do I {goal}"]
+    if pattern == "cause":
+        cond = lower_first(s.get("cond", ""), frozenset(fact.lowercase_words))
+        if form == "why":
+            return [f"Why {s.get('inverted', '')}"]
+        if form == "advice":
+            return [
+                f"What should you do {s.get('conj', 'if')} {cond}",
+                f"What is the advice {s.get('conj')} {cond}",
+            ]
+        return [f"What happens {s.get('conj', 'if')} {cond}"]
+    if pattern == "comparison":
+        other = _other(fact)
+        if s.get("form") == "than":
+            return [
+                f"How {do} {np} compare with {other}",
+                f"Which is {s.get('degree', '')}, {bare} or {other}",
+            ]
+        return [f"How {do} {np} differ from {other}", f"What is the difference between {bare} and {other}"]
+    raise ValueError(f"no question template for pattern {pattern!r}")
+
+
+def _constraint_forms(fact: Fact, np: str, be: str) -> list[str]:
+    s = fact.slots
+    modal, verb, prep = s.get("modal", "must"), s.get("verb", ""), s.get("prep", "")
+    tail = f" {prep}" if prep else ""
+    form = s.get("form")
+    if form == "yesno":
+        if verb in TRANSITIVE or prep:
+            return [f"What {modal} {np} not {verb}{tail}"]
+        return [f"What is not allowed for {np}" if modal == "must" else f"What should be avoided with {np}"]
+    if form == "object":
+        return [f"What {modal} {np} {verb}{tail}"]
+    if form == "passive":
+        where = fact.answer.split(" ", 1)[0].lower() in ("into", "onto")
+        return [f"{'Where' if where else 'How'} {modal} {np} be {s.get('part', '')}"]
+    if form == "passive_prep":
+        if prep == "to" and fact.answer.split(" ", 1)[0].lower() not in DETERMINERS:  # "used to represent"
+            return [f"How {modal} {np} be {s.get('part', '')}"]
+        return [f"What {modal} {np} be {s.get('part', '')}{tail}"]
+    if s.get("only"):
+        return [f"What are the limits on {np}"]
+    if modal == "must":
+        return [f"What is required of {np}", f"What rule applies to {np}"]
+    return [f"What is recommended for {np}"]
+
+
+def _other(fact: Fact) -> str:
+    return lower_first(fact.slots.get("other", ""), frozenset(fact.lowercase_words))
+
+
+def follow_up(fact: Fact, plural: bool | None = None) -> str:
+    """The fact's question with its subject as a pronoun, lower-case, no mark ("what must it contain");
+    ``plural`` is the number of the noun the pronoun stands for (default: the fact's own)."""
+    plural = fact.plural if plural is None else plural
+    p, poss, obj = _PRONOUNS[plural]
+    g = {"be": "are" if plural else "is", "do": "do" if plural else "does"}
+    be, do, s = g["be"], g["do"], fact.slots
+    how, form = s.get("how", ""), s.get("form", "")
+    table: dict[str, Callable[[], str]] = {
+        "definition": lambda: f"what {be} {p}",
+        "purpose": lambda: (
+            f"what is {poss} purpose" if how == "purpose"
+            else f"what {be} {p} {how} for" if how in ("used", "designed", "meant", "intended", "responsible")
+            else f"what {do} {p} {how} {s.get('who') or 'you'}{'' if how in ('let', 'help') else ' to'} do"
+        ),
+        "default": lambda: f"what {do} {p} default to" if form == "verb" else f"what is {poss} default",
+        "value": lambda: (
+            f"what is {poss} {how}" if how in ("maximum", "minimum") else f"what {be} {p} {how} to"
+        ),
+        "constraint": lambda: _constraint_forms(fact, p, be)[0].replace("What", "what", 1),
+    }  # fmt: skip
+    if fact.pattern not in table:
+        return ""
+    text = table[fact.pattern]()
+    text = text[:1].lower() + text[1:]
+    return (
+        text.replace(f"of {p}", f"of {obj}")
+        .replace(f"for {p}", f"for {obj}")
+        .replace(f"with {p}", f"with {obj}")
+    )
+
+
+def pair_question(first: Fact, second: Fact, rng: random.Random) -> str:
+    """Two facts about one subject, asked together: both contexts are needed."""
+    opening = single_question(first, rng).rstrip("?")
+    return _finish(f"{opening}, and {follow_up(second, first.plural)}")
+
+
+def compare_question(a: Fact, b: Fact, rng: random.Random) -> str:
+    """Two subjects of one theme, each defined or explained in its own context."""
+    x, y = noun_phrase(a), noun_phrase(b)
+    if a.pattern == b.pattern == "purpose":
+        forms = [f"What are {x} and {y} each used for", f"How do {x} and {y} differ in what they are for"]
+    else:
+        forms = [f"What is the difference between {x} and {y}", f"How do {x} and {y} differ",
+                 f"What are {x} and {y}, and how do they relate"]  # fmt: skip
+    return _finish(rng.choice(forms))
+
+
+def web_query(facts: list[Fact], rng: random.Random, *, compare: bool = False) -> str:
+    """What a user types into a search box for these facts: content words, no filler, no mark."""
+    if compare and len(facts) >= 2:
+        a, b = noun_phrase(facts[0], bare=True), noun_phrase(facts[1], bare=True)
+        return _search_case(rng.choice([f"{a} vs {b}", f"{a} {b} difference"]))
+    if len(facts) >= 2:
+        aspects = " and ".join(dict.fromkeys(_ASPECT.get(f.pattern, "") for f in facts))
+        return _search_case(f"{noun_phrase(facts[0], bare=True)} {aspects}")
+    fact = facts[0]
+    bare, s = noun_phrase(fact, bare=True), fact.slots
+    pattern, how = fact.pattern, s.get("how", "")
+    options = {
+        "definition": [f"what is {bare}", f"{bare} meaning", f"{bare} definition"],
+        "purpose": [f"{bare} purpose", f"what is {bare} used for", f"{bare} use case"],
+        "default": [f"{bare} default", f"default {bare}", f"{bare} default value"],
+        "value": [f"{bare} {how}" if how in ("maximum", "minimum") else f"{bare} limit"],
+        "constraint": _constraint_queries(bare, s),
+        "procedure": [f"how to {s['goal']}", s["goal"]] if s.get("goal")
+                     else [f"how {bare} {s.get('part', '')}"],
+        "cause": [_cause_query(s, bare)],
+        "comparison": [f"{bare} vs {_other(fact)}"],
+    }  # fmt: skip
+    return _search_case(rng.choice(options.get(pattern, [bare])))
+
+
+def _cause_query(s: dict[str, str], bare: str) -> str:
+    if s.get("form") == "effect":
+        return f"what happens {s.get('conj', 'if')} {_keywords(s.get('cond', bare))}"
+    if s.get("form") == "advice":
+        return _keywords(s.get("cond", bare))
+    return f"why {s.get('inverted', '')}"
+
+
+def _constraint_queries(bare: str, s: dict[str, str]) -> list[str]:
+    """A rule as a search: what the rule is about, not "requirements" (a subject has many rules)."""
+    verb, prep, form = s.get("verb", ""), s.get("prep", ""), s.get("form", "")
+    if form == "object":
+        return [f"{bare} {s.get('modal', 'must')} {verb} {prep}"]
+    if form in ("passive", "passive_prep"):
+        return [f"{bare} {s.get('part', '')}", f"how {bare} {s.get('part', '')}"]
+    if form == "yesno" and verb not in ("", "be"):
+        return [f"{bare} {s.get('modal', 'must')} not {verb} {prep}"]
+    return [f"{bare} requirements"] if verb == "be" else [f"{bare} {verb}"]
+
+
+_STOP = STOP_WORDS | {"e.g", "i.e", "etc"}  # what a search query leaves out
+_MAX_KEYWORDS = 7
+
+
+def _keywords(text: str) -> str:
+    """A clause as a search query: no parentheses, no small words, at most seven words."""
+    text = re.sub(r"\([^)]*\)", " ", text)
+    words = [w for w in text.split() if w.lower().strip(".,;:") not in _STOP]
+    return " ".join(words[:_MAX_KEYWORDS])
+
+
+_ARTICLES = re.compile(r"\b(?:a|an|the)\s+", re.IGNORECASE)
+
+
+def _search_case(text: str) -> str:
+    """Lower case except code-like words (``scrape_interval``, ``NewRegistry``), no articles, no marks."""
+    words = []
+    for word in _ARTICLES.sub("", text).split():
+        word = word.strip(".,;:!?\"'()")
+        if not word:
+            continue
+        code = "_" in word or "." in word.strip(".") or re.search(r"[a-z][A-Z]", word)
+        words.append(word if code else word.lower())
+    return " ".join(_dedupe_adjacent(words))
+
+
+def _dedupe_adjacent(words: list[str]) -> list[str]:
+    return [w for i, w in enumerate(words) if i == 0 or w.lower() != words[i - 1].lower()]
+
+
+def _finish(text: str) -> str:
+    """One space between words, no doubled word, a capital first letter and one question mark."""
+    words = _dedupe_adjacent(" ".join(text.split()).rstrip("?. ").split())
+    out = " ".join(words).replace(" ,", ",")
+    return out[:1].upper() + out[1:] + "?"

@@ -1,0 +1,105 @@
+"""The facts of a whole graph, computed once and shared by the three synthesizers.
+
+Also the corpus's scope (the product most documents are about, for "... in Prometheus?") and
+sentence vectors from the local WordLlama model, which tell whether two mentions of a subject mean
+the same thing. They cost no model call and no API money, whatever model writes the questions.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ...core.wordllama_embeddings import shared_model
+from ...kg.extractors import languages
+from ...kg.graph import KnowledgeGraph, NodeKind
+from .facts import Fact, facts_of, prose_vocabulary
+from .graph_cache import GraphCache
+
+__all__ = ["FactIndex"]
+
+_SCOPE_SHARE = 0.4  # an entity named by this share of the documents is what the corpus is about
+_SCOPE_MIN_DOCUMENTS = 3
+_CACHE_SIZE = 4
+
+
+@dataclass
+class FactIndex:
+    """Facts by chunk id (document order), the corpus scope, and sentence vectors on demand."""
+
+    facts: dict[str, list[Fact]]
+    scope: str = ""
+    _vectors: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+    _questions: Counter[tuple[str, ...]] = field(default_factory=Counter, repr=False)
+
+    def __post_init__(self) -> None:
+        for facts in self.facts.values():  # counted once per chunk: a chunk repeating itself is one answer
+            self._questions.update({f.question_key() for f in facts})
+
+    def unambiguous(self, fact: Fact) -> bool:
+        """Whether ``fact``'s question has one answer in the corpus: no other chunk states a fact the same
+        question asks for (two "X must be ..." rules make "What is required of X?" vague)."""
+        return self._questions[fact.question_key()] <= 1
+
+    @classmethod
+    def of(cls, kg: KnowledgeGraph) -> FactIndex:
+        """The index of ``kg`` (cached by its chunk ids, which change with any chunk's text)."""
+        return _cache.get(kg, cls._build)
+
+    @classmethod
+    def _build(cls, kg: KnowledgeGraph, chunks: list[str]) -> FactIndex:
+        langs = languages(kg, chunks)
+        texts = [kg.get(c)["text"] for c in chunks]
+        sections = [kg.get(c).get("section") or "" for c in chunks]
+        vocabulary = prose_vocabulary(texts, sections)
+        facts: dict[str, list[Fact]] = {}
+        for chunk, text, section, lang in zip(chunks, texts, sections, langs, strict=True):
+            data = kg.get(chunk)
+            phrases = [p for p in data.get("keyphrases") or [] if " " in p.strip()]
+            topics = frozenset(t.casefold() for t in [*(data.get("entities") or []), *phrases] if t)
+            found = facts_of(text, section, lang or "en", vocabulary, topics)
+            if found:
+                facts[chunk] = found
+        return cls(facts, scope=corpus_scope(kg))
+
+    def vectors(self, sentences: list[str]) -> np.ndarray:
+        """Unit vectors of ``sentences`` (WordLlama, cached per sentence)."""
+        missing = [s for s in dict.fromkeys(sentences) if s not in self._vectors]
+        if missing:
+            matrix = np.asarray(shared_model().embed(missing), dtype=np.float32)
+            norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+            for sentence, row in zip(missing, matrix / np.where(norms == 0, 1, norms), strict=True):
+                self._vectors[sentence] = row
+        return np.vstack([self._vectors[s] for s in sentences]) if sentences else np.zeros((0, 1))
+
+    def similarity(self, a: str, b: str) -> float:
+        va, vb = self.vectors([a, b])
+        return float(va @ vb)
+
+
+def corpus_scope(kg: KnowledgeGraph) -> str:
+    """The name most documents mention (e.g. "Prometheus"), or "" when no name stands out."""
+    documents = kg.nodes(NodeKind.DOCUMENT)
+    if len(documents) < _SCOPE_MIN_DOCUMENTS:
+        return ""
+    named: Counter[str] = Counter()
+    spelling: dict[str, Counter[str]] = {}
+    for document in documents:
+        seen = set()
+        for chunk in kg.chunks_of(document):
+            for entity in kg.get(chunk).get("entities") or []:
+                if entity[:1].isupper() and " " not in entity and entity.isalnum() and len(entity) >= 3:
+                    seen.add(entity.casefold())
+                    spelling.setdefault(entity.casefold(), Counter())[entity] += 1
+        named.update(seen)
+    if not named:
+        return ""
+    name, count = named.most_common(1)[0]
+    if count < max(_SCOPE_MIN_DOCUMENTS, _SCOPE_SHARE * len(documents)):
+        return ""
+    return spelling[name].most_common(1)[0][0]
+
+
+_cache: GraphCache[FactIndex] = GraphCache(_CACHE_SIZE)

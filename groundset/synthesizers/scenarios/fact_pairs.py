@@ -1,0 +1,187 @@
+"""Pairs of facts a multi-hop question needs both of.
+
+``same_subject_pairs``: two chunks state different facts about one subject (a definition and a
+default, a purpose and a rule); neither chunk holds the other's answer, so the question needs both.
+``comparable_pairs``: two subjects of one theme, each defined (or its purpose given) in its own
+chunk, for a comparison.
+
+A shared word is not a shared subject ("box" in a diagram is not ``Box<T>``): the keys must be
+equal, code-like names spelled the same, and the two chunks, or the two sentences, close in meaning
+by the local WordLlama model. The thresholds are the 90th percentile of the cosine of random chunk
+pairs (0.40) and of random sentence pairs (0.30) of the Prometheus docs, so a pair must be closer
+than nine random pairs in ten; chunks of one document always share their terms' sense.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import defaultdict
+from collections.abc import Iterator
+from itertools import combinations
+
+import numpy as np
+
+from ...kg.graph import KnowledgeGraph, NodeKind
+from ..questions.templates import ORDER, follow_up
+from .fact_index import FactIndex
+from .facts import Fact
+
+__all__ = ["comparable_pairs", "same_subject_pairs"]
+
+CHUNK_SENSE = 0.40
+SENTENCE_SENSE = 0.30
+SAME_STATEMENT = 0.9  # two definitions this close say the same thing (a copied page)
+RESTATED = 0.85  # two facts this close state one rule twice ("must use an empty LabelSet {}")
+KINSHIP = 0.35  # two definitions' predicates ("a cumulative metric", "a metric") at least this close
+MIN_CO_MENTIONS = 2  # chunks naming both subjects: what shows the corpus relates them
+PAIRABLE = frozenset({"definition", "purpose", "default", "value", "constraint"})
+COMPARABLE = frozenset({"definition", "purpose"})
+MAX_PAIRS_PER_SUBJECT = 4
+_CODE_LIKE = re.compile(r"[_.:<>()/]|[a-z][A-Z]")
+
+Located = tuple[str, Fact]  # (chunk id, fact)
+
+
+def same_subject_pairs(
+    kg: KnowledgeGraph, index: FactIndex, rng: random.Random
+) -> Iterator[tuple[Located, Located]]:
+    """(first, second) pairs, the first asked first (what it is before what it must do); pairs across
+    documents come before pairs within one, in a seed-determined order otherwise."""
+    by_key: dict[str, list[Located]] = defaultdict(list)
+    for chunk in sorted(index.facts):
+        for fact in index.facts[chunk]:
+            if fact.pattern in PAIRABLE and index.unambiguous(fact):  # each half has one answer
+                by_key[fact.key()].append((chunk, fact))
+    candidates: list[tuple[bool, Located, Located]] = []
+    for key in sorted(by_key):
+        found = []
+        for a, b in combinations(by_key[key], 2):
+            pair = _ordered(a, b)
+            if pair is not None:
+                found.append(pair)
+        rng.shuffle(found)
+        for first, second in found[: MAX_PAIRS_PER_SUBJECT * 3]:
+            across = kg.get(first[0])["document"] != kg.get(second[0])["document"]
+            candidates.append((across, first, second))
+    rng.shuffle(candidates)
+    candidates.sort(key=lambda item: not item[0])  # across documents first, order kept otherwise
+    per_key: dict[str, int] = defaultdict(int)
+    for across, first, second in candidates:
+        key = first[1].key()
+        if per_key[key] >= MAX_PAIRS_PER_SUBJECT:
+            continue
+        restated = index.similarity(first[1].reference, second[1].reference) >= RESTATED
+        if not restated and _needs_both(kg, first, second) and _same_sense(kg, index, first, second, across):
+            per_key[key] += 1
+            yield first, second
+
+
+def _ordered(a: Located, b: Located) -> tuple[Located, Located] | None:
+    (chunk_a, fa), (chunk_b, fb) = a, b
+    if chunk_a == chunk_b or not _same_spelling(fa.focus, fb.focus):
+        return None
+    if fa.pattern == fb.pattern == "definition" or _norm(fa.answer) == _norm(fb.answer):
+        return None  # two definitions repeat each other; one answer twice is one fact
+    first, second = sorted((a, b), key=lambda item: (ORDER.index(item[1].pattern), item[1].reference))
+    asked = follow_up(second[1])
+    if not asked or asked == follow_up(first[1]) or _same_rule(first[1], second[1]):
+        return None  # "what must it have, and what must it have": one question twice
+    return first, second
+
+
+def _same_rule(a: Fact, b: Fact) -> bool:
+    """Two rules with the same verb ("must support", "should support") ask one thing twice."""
+    return a.pattern == b.pattern == "constraint" and a.slots.get("verb") == b.slots.get("verb")
+
+
+def _same_spelling(a: str, b: str) -> bool:
+    if _CODE_LIKE.search(a) or _CODE_LIKE.search(b):
+        return a == b
+    return True
+
+
+def _needs_both(kg: KnowledgeGraph, first: Located, second: Located) -> bool:
+    """Neither chunk states the other's answer (else one context would do)."""
+    text_first, text_second = _norm(kg.get(first[0])["text"]), _norm(kg.get(second[0])["text"])
+    return _norm(second[1].answer) not in text_first and _norm(first[1].answer) not in text_second
+
+
+def _same_sense(kg: KnowledgeGraph, index: FactIndex, first: Located, second: Located, across: bool) -> bool:
+    if not across:
+        return True
+    if index.similarity(first[1].reference, second[1].reference) >= SENTENCE_SENSE:
+        return True
+    return index.similarity(kg.get(first[0])["text"], kg.get(second[0])["text"]) >= CHUNK_SENSE
+
+
+def comparable_pairs(
+    kg: KnowledgeGraph, index: FactIndex, rng: random.Random
+) -> Iterator[tuple[str, Located, Located]]:
+    """(theme, a, b): two different subjects, both defined (or both explained by purpose) in two chunks
+    that share a theme or a document; their definitions close in kind, and the corpus naming the two
+    together in at least two chunks (how "counter" and "gauge" are related; "PromQL" and "a classic
+    histogram" are not). The closest pairs first, each subject in two pairs at most."""
+    items: list[Located] = [
+        (chunk, fact)
+        for chunk in sorted(index.facts)
+        for fact in index.facts[chunk]
+        if fact.pattern in COMPARABLE
+    ]
+    if len(items) < 2:
+        return
+    vectors = index.vectors([fact.reference for _, fact in items])
+    similarity = vectors @ vectors.T
+    predicates = index.vectors([fact.answer for _, fact in items])
+    kinship = predicates @ predicates.T
+    mentions = _mentions(kg, {fact.key() for _, fact in items})
+    scored: list[tuple[float, float, int, int, str]] = []
+    for i, j in zip(*np.triu_indices(len(items), k=1), strict=True):
+        (chunk_a, a), (chunk_b, b) = items[i], items[j]
+        if chunk_a == chunk_b or a.key() == b.key() or a.pattern != b.pattern:
+            continue
+        if not SENTENCE_SENSE <= similarity[i, j] < SAME_STATEMENT or kinship[i, j] < KINSHIP:
+            continue
+        if a.key() in b.key() or b.key() in a.key() or " and " in f"{a.focus} {b.focus}":
+            continue  # "metric" and "metric type"; "the Bucket field and the Bucket message"
+        if len(mentions[a.key()] & mentions[b.key()]) < MIN_CO_MENTIONS:
+            continue
+        theme = _shared_theme(kg, chunk_a, chunk_b)
+        if theme:
+            scored.append((float(similarity[i, j]), rng.random(), int(i), int(j), theme))
+    scored.sort(key=lambda row: (-round(row[0], 1), row[1]))  # close pairs first, shuffled within a band
+    used: dict[str, int] = defaultdict(int)
+    asked: set[frozenset[str]] = set()
+    for _, _, i, j, theme in scored:
+        a, b = items[i], items[j]
+        pair = frozenset((a[1].key(), b[1].key()))
+        if used[a[1].key()] >= 2 or used[b[1].key()] >= 2 or pair in asked:
+            continue
+        asked.add(pair)
+        used[a[1].key()] += 1
+        used[b[1].key()] += 1
+        yield theme, a, b
+
+
+def _mentions(kg: KnowledgeGraph, keys: set[str]) -> dict[str, set[str]]:
+    """For each subject key, the chunks whose text names it (case-folded, hyphens as spaces)."""
+    texts = {
+        c: " ".join(kg.get(c)["text"].casefold().replace("-", " ").split()) for c in kg.nodes(NodeKind.CHUNK)
+    }
+    return {key: {c for c, text in texts.items() if key in text} for key in keys}
+
+
+def _shared_theme(kg: KnowledgeGraph, chunk_a: str, chunk_b: str) -> str:
+    data_a, data_b = kg.get(chunk_a), kg.get(chunk_b)
+    themes_b = {t.casefold() for t in data_b.get("themes") or []}
+    for theme in data_a.get("themes") or []:
+        if theme.casefold() in themes_b:
+            return theme
+    if data_a["document"] == data_b["document"]:
+        title = kg.get(data_a["document"]).get("title") or data_a["source"]
+        return str(title)
+    return ""
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.casefold().split()).strip(" .")

@@ -1,0 +1,262 @@
+"""Facts: answer-bearing sentences of a chunk, each with the question it answers by construction.
+
+A fact is one sentence (made self-contained) that states a definition, purpose, default, value,
+rule, procedure, consequence or comparison about a subject worth asking about. Offline questions
+are written from facts, so the reference answers the question; multi-hop scenarios join facts.
+Only English has pattern rules so far; other languages yield no facts (the synthesizers then fall
+back to term-based scenarios).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from pydantic import BaseModel, Field
+
+from ...text.sentences import word_set
+from .passages import Passage, is_prose, passages
+from .patterns_en import Match, match_sentence, split_article
+from .topics import worth_asking
+
+__all__ = ["FACT_LANGUAGES", "Fact", "facts_of", "prose_vocabulary", "subject_key"]
+
+FACT_LANGUAGES = frozenset({"en"})
+MAX_REFERENCE_CHARS = 420
+_PRONOUN = re.compile(r"^(?P<pronoun>It|They)\s+(?=\w)")
+_DEMONSTRATIVE = re.compile(r"^(?P<det>This|These)\s+(?P<noun>[A-Za-z][\w-]*)\s+")
+_NOT_NOUN = word_set(
+    """
+    is are was were can cannot will would should must may might has have does do means allows lets
+    makes requires includes ensures
+    """
+)
+# A following sentence that goes on about the same answer.
+_CONTINUES = re.compile(
+    r"^(?:It|They|Its|Their|For example|For instance|In addition|Additionally|Also|Otherwise|Therefore|"
+    r"Thus|Hence|As a result|This means|This is|This value|In that case|Then)\b"
+)
+_SIMPLE_SUBJECT = re.compile(
+    r"^(?P<subj>(?:(?:A|An|The)\s+)?[^,;:()]{2,60}?)\s+(?:is|are|can|must|should|will|has|have|provides|"
+    r"allows|lets|stores|uses|contains|supports|exposes|defines|takes|returns|sends|keeps|runs)\b"
+)
+
+
+class Fact(BaseModel):
+    """One answer-bearing sentence and the question it answers (see ``patterns_en.Match``).
+
+    A prompt shows a model only the pattern, subject and reference; the rest is derived from them
+    (and is left out of cache keys for that reason).
+    """
+
+    pattern: str
+    subject: str = Field(description="the noun phrase as written, article included ('A counter')")
+    reference: str = Field(description="the sentence made self-contained, plus its continuation")
+    focus: str = Field(
+        exclude=True, description="what the question is about ('counter', 'reload the configuration')"
+    )
+    answer: str = Field(exclude=True, description="the answer slot: the reference must contain it")
+    plural: bool = Field(default=False, exclude=True)
+    slots: dict[str, str] = Field(default_factory=dict, exclude=True)
+    lowercase_words: list[str] = Field(
+        default_factory=list, exclude=True, description="capitalised words the corpus writes in lower case"
+    )
+
+    def key(self) -> str:
+        """The subject as a lookup key: case-folded, no article, last word singular."""
+        return subject_key(self.focus)
+
+    def question_key(self) -> tuple[str, ...]:
+        """Facts with the same question key are asked by the same question ("What is required of X?"):
+        if the corpus has two, neither reference is *the* answer."""
+        s = self.slots
+        return (
+            self.key(),
+            self.pattern,
+            s.get("form", ""),
+            s.get("how", ""),
+            s.get("verb", ""),
+            s.get("modal", ""),
+        )
+
+
+def subject_key(phrase: str) -> str:
+    """ "The Remote-Write protocols" and "remote write protocol" share the key "remote write protocol"."""
+    words = split_article(" ".join(phrase.split()))[1].casefold().replace("-", " ").split()
+    if words and len(words[-1]) > 3:
+        last = words[-1]
+        if last.endswith("ies"):
+            words[-1] = last[:-3] + "y"
+        elif last.endswith("s") and not last.endswith(("ss", "us", "is")):
+            words[-1] = last[:-1]
+    return " ".join(words)
+
+
+def facts_of(
+    markdown: str,
+    section: str = "",
+    lang: str | None = "en",
+    vocabulary: frozenset[str] = frozenset(),
+    topics: frozenset[str] = frozenset(),
+) -> list[Fact]:
+    """Facts of a chunk, in document order (one per sentence at most). Empty for languages without rules.
+
+    ``vocabulary``: words the corpus writes in lower case in prose (see ``prose_vocabulary``), so a
+    sentence-initial "Counters" reads "counters" mid-question while "Grafana" keeps its capital.
+    ``topics``: the chunk's entities and multi-word key phrases (case-folded); a condition must name one
+    of them, a name or inline code ("if the meeting is over" is about nothing).
+    """
+    if (lang or "en") not in FACT_LANGUAGES:
+        return []
+    found: list[Fact] = []
+    lowercase = vocabulary or prose_vocabulary([markdown])
+    for passage in passages(markdown, section):
+        fact = _fact(passage, lowercase, topics)
+        if fact is not None:
+            found.append(fact)
+    return found
+
+
+def _fact(passage: Passage, lowercase: frozenset[str], topics: frozenset[str]) -> Fact | None:
+    sentence = _resolve(passage)
+    if not sentence or not is_prose(f"{passage.label} {sentence}".strip(), passage.codes):
+        return None
+    match = match_sentence(sentence)
+    labelled = match is None and bool(passage.label)
+    if labelled:
+        joined = _with_label(passage.label, sentence)
+        match = match_sentence(joined) if joined else None
+        sentence = f"{passage.label}: {sentence}"  # as the list item reads
+    if match is None:
+        return None
+    article, bare = split_article(match.subject.strip())
+    focus = bare if match.pattern not in ("procedure", "cause") else match.subject
+    if match.pattern == "procedure" and match.slots.get("form") == "passive":
+        focus = bare
+    kind = _topic_kind(match)
+    if not worth_asking(focus, kind, passage.codes):
+        return None
+    if kind == "subject" and not article and _is_title_word(focus, lowercase):
+        return None  # "Future is the inaugural talk", "Written refers to": a heading word, not a subject
+    if kind == "cause" and not _names_a_topic(focus, topics, passage.codes):
+        return None
+    reference = _with_continuation(sentence, passage)
+    if match.answer.strip(" .") not in reference:
+        return None
+    return Fact(
+        pattern=match.pattern,
+        subject=match.subject.strip(),
+        focus=focus.strip(),
+        answer=match.answer.strip().rstrip("."),
+        reference=reference,
+        plural=match.plural,
+        slots=dict(match.slots),
+        lowercase_words=sorted(w for w in _capitalised(reference) if _written_lower(w, lowercase)),
+    )
+
+
+def _topic_kind(match: Match) -> str:
+    if match.pattern == "procedure" and match.slots.get("form") != "passive":
+        return "procedure"
+    return "cause" if match.pattern == "cause" and match.slots.get("form") != "why" else "subject"
+
+
+def _names_a_topic(text: str, topics: frozenset[str], codes: frozenset[str]) -> bool:
+    folded = f" {text.casefold()} "
+    if any(code in text for code in codes) or re.search(r"\b[A-Z][A-Za-z0-9]", text):
+        return True
+    return any(f" {topic} " in folded or (len(topic) > 4 and topic in folded) for topic in topics)
+
+
+def _resolve(passage: Passage) -> str:
+    """The sentence with a leading "It"/"They"/"This <noun>" replaced by what it stands for ("" when
+    that cannot be told)."""
+    sentence = passage.sentence
+    if m := _PRONOUN.match(sentence):
+        referent = _referent(passage)
+        if not referent:
+            return ""
+        return referent[:1].upper() + referent[1:] + " " + sentence[m.end() :]
+    if m := _DEMONSTRATIVE.match(sentence):
+        noun = m["noun"]
+        if noun.lower() in _NOT_NOUN:
+            return ""  # "This is ...": it stands for a whole previous statement
+        seen = f"{passage.previous} {passage.heading}".lower()
+        if noun.lower() not in seen:
+            return ""
+        return "The " + sentence[len(m["det"]) + 1 :]
+    if re.match(r"^(?:Its|Their|Such|Both|Either)\b", sentence):
+        return ""
+    return sentence
+
+
+def _referent(passage: Passage) -> str:
+    """What "It" stands for: the previous sentence's subject, else the list label, else the heading."""
+    if passage.previous:
+        found = match_sentence(passage.previous)
+        subject = found.subject if found and found.pattern not in ("procedure", "cause") else ""
+        if not subject and (m := _SIMPLE_SUBJECT.match(passage.previous)):
+            subject = m["subj"]
+        if subject and worth_asking(split_article(subject)[1], "subject", passage.codes):
+            return subject
+        return ""
+    for candidate in (passage.label, passage.heading):
+        if candidate and len(candidate.split()) <= 4 and not candidate.endswith("?"):
+            first = candidate.split()[0].lower()
+            if not first.endswith("ing") and worth_asking(candidate, "subject", passage.codes):
+                return candidate
+    return ""
+
+
+def _with_label(label: str, sentence: str) -> str:
+    """ "Defaults to 15d." under the list label ``retention`` -> "retention defaults to 15d"."""
+    first = sentence.split(" ", 1)[0]
+    if re.fullmatch(r"[A-Z][a-z]+s", first) and not first.endswith("ss"):  # "Defaults to", "Enables"
+        return f"{label} {sentence[:1].lower()}{sentence[1:]}"
+    if re.match(r"^(?:A|An|The)\s", sentence):
+        return f"{label} is {sentence[:1].lower()}{sentence[1:]}"
+    return ""
+
+
+def _with_continuation(sentence: str, passage: Passage) -> str:
+    following = passage.following
+    if following and _CONTINUES.match(following) and is_prose(following):
+        joined = f"{sentence} {following}"
+        if len(joined) <= MAX_REFERENCE_CHARS:
+            return joined
+    return sentence
+
+
+def prose_vocabulary(texts: list[str], sections: list[str] | None = None) -> frozenset[str]:
+    """Words the prose of ``texts`` writes in lower case more often than capitalised mid-sentence (not
+    code, URLs or paths): "counter" is a word, "Prometheus" a name even if a path says "prometheus".
+    ``sections``: the texts' section paths, given so that ``facts_of`` later reuses the same parse."""
+    lower: Counter[str] = Counter()
+    capital: Counter[str] = Counter()
+    for text, section in zip(texts, sections or [""] * len(texts), strict=True):
+        for passage in passages(text, section):
+            lower.update(_LOWER_WORD.findall(passage.sentence))
+            capital.update(w.lower() for w in _MID_CAPITAL.findall(passage.sentence))
+    return frozenset(word for word, count in lower.items() if count > capital[word])
+
+
+_LOWER_WORD = re.compile(r"(?<![\w./:-])([a-z]{3,})(?![\w/:])")
+_MID_CAPITAL = re.compile(r"(?<=[a-z,;] )([A-Z][a-z]{2,})\b")
+
+
+def _is_title_word(focus: str, lowercase: frozenset[str]) -> bool:
+    """One capitalised singular word the corpus also writes in lower case, used without an article."""
+    word = focus.strip()
+    if " " in word or not word.isalpha() or not word[:1].isupper() or word[1:] != word[1:].lower():
+        return False
+    return not word.endswith("s") and word.lower() in lowercase
+
+
+def _written_lower(word: str, lowercase: frozenset[str]) -> bool:
+    """ "counters" counts as written in lower case when "counter" is (and the other way round)."""
+    forms = (word, word[:-1] if word.endswith("s") else word + "s", word.split("-")[0])
+    return any(form in lowercase for form in forms)
+
+
+def _capitalised(text: str) -> frozenset[str]:
+    return frozenset(w.lower() for w in re.findall(r"\b[A-Z][a-z]{2,}(?:-[a-z]+)?\b", text))

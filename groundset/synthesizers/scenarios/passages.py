@@ -1,0 +1,174 @@
+"""The sentences of a chunk that could answer a question, with what a reader needs around them.
+
+Answer-first generation starts from sentences, not terms. Only prose sentences of paragraphs and
+list items qualify: headings, table rows, code, HTML, list stubs that end in ":" and sentences that
+point at something the reader cannot see ("like this:", "shown below") never become references.
+Each sentence keeps its neighbours in the same block (to resolve a leading "It" or to continue the
+answer), the heading it sits under and the inline code it contains (a topic check wants to know).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from markdown_it.token import Token
+
+from ...text.mdparse import inline_segments, memo, parse
+from ...text.sentences import split_sentences, word_set
+
+__all__ = ["Passage", "is_prose", "passages"]
+
+_MIN_WORDS = 5
+_MAX_WORDS = 70
+_MAX_CODE_SHARE = 0.5  # a sentence that is mostly inline code is a listing, not prose
+# Sentences that lean on something the reader of the reference cannot see.
+_POINTING = re.compile(
+    r"\b(?:like this|as follows|the following|shown (?:below|above|here)|below|above|this example|"
+    r"these examples|in this (?:listing|figure|snippet)|see (?:also|the))\b|^(?:see|e\.g\.|i\.e\.)\b",
+    re.IGNORECASE,
+)
+_MARKUP = re.compile(r"<[A-Za-z/!][^>]*>|\{\{|\}\}|\{%|%\}|\]\(|!\[|^\s*[#>|]")
+_TERMINAL = re.compile(r"[.!][\"')\]\u2019\u201d]*$")
+# "`scrape_interval`: How often to scrape." / "Counter - a value that only goes up."
+_LABELLED = re.compile(
+    r"^(?P<label>`[^`]{1,80}`|[^:;.!?`]{1,60}?)\s*(?::|\s[-\u2013\u2014])\s+(?P<rest>\S.*)$"
+)
+_MAX_LABEL_WORDS = 4
+_MAX_TITLE_WORDS = 6
+_LABEL_VERBS = word_set(
+    """
+    is are was were be can will should must has have do does may might
+    """
+)
+
+
+@dataclass(frozen=True)
+class Passage:
+    """One candidate answer sentence (verbatim from ``plain_text`` of its chunk, without backticks)."""
+
+    sentence: str
+    previous: str  # the sentence before it in the same paragraph or list item ("" when first)
+    following: str  # the sentence after it in the same block ("" when last)
+    heading: str  # the heading it sits under, inside the chunk or from the chunk's section path
+    label: str  # the term of a labelled list item ("scrape_interval" in "scrape_interval: ...")
+    codes: frozenset[str]  # inline code spans of the sentence
+
+
+def passages(markdown: str, section: str = "") -> tuple[Passage, ...]:
+    """Prose sentences of a chunk that may answer a question, in document order."""
+    return _passages(f"{section}\x00{markdown}")
+
+
+@memo(max_chars=32_000_000)
+def _passages(key: str) -> tuple[Passage, ...]:
+    section, _, markdown = key.partition("\x00")
+    heading = section.split(" > ")[-1].strip()
+    found: list[Passage] = []
+    tokens = parse(markdown)
+    in_table = in_heading = False
+    for index, token in enumerate(tokens):
+        kind = token.type
+        if kind in ("table_open", "table_close"):
+            in_table = kind == "table_open"
+        elif kind == "heading_open":
+            in_heading = True
+        elif kind == "heading_close":
+            in_heading = False
+        elif kind == "inline" and not in_table:
+            title, token = _leading_title(token)
+            heading = title or heading
+            segments = inline_segments(token)
+            text = " ".join("".join(text for text, _ in segments).split())
+            if in_heading:
+                heading = text
+            elif (block := _block_kind(tokens, index)) != "other":
+                found.extend(_block_passages(segments, heading, labelled=block == "list"))
+    return tuple(found)
+
+
+def _leading_title(token: Token) -> tuple[str, Token]:
+    """A paragraph whose first line is a bare title ("Counter" then "A counter is ..."), as plain-text
+    files write headings: (the title, the rest of the paragraph); ("", token) otherwise."""
+    children = token.children or []
+    breaks = [i for i, child in enumerate(children) if child.type == "softbreak"]
+    if not breaks:
+        return "", token
+    first = " ".join("".join(t for t, _ in inline_segments(_inline(children[: breaks[0]]))).split())
+    rest = _inline(children[breaks[0] + 1 :])
+    after = "".join(t for t, _ in inline_segments(rest)).lstrip()
+    words = first.split()
+    titled = 0 < len(words) <= _MAX_TITLE_WORDS and not _TERMINAL.search(first)
+    if titled and not first.endswith((",", ":", ";")) and first[:1].isupper() and after[:1].isupper():
+        return first, rest
+    return "", token
+
+
+def _inline(children: list[Token]) -> Token:
+    token = Token("inline", "", 0)
+    token.children = children
+    return token
+
+
+def _block_kind(tokens: list[Token], index: int) -> str:
+    """ "paragraph", "list" (a paragraph in a list item) or "other" (definition term, admonition title...)."""
+    if index < 1 or tokens[index - 1].type != "paragraph_open":
+        return "other"
+    return "list" if tokens[index - 1].level > 0 and _in_list(tokens, index) else "paragraph"
+
+
+def _in_list(tokens: list[Token], index: int) -> bool:
+    level = tokens[index - 1].level
+    for token in reversed(tokens[: index - 1]):
+        if token.level < level:
+            return token.type == "list_item_open"
+    return False
+
+
+def _block_passages(segments: list[tuple[str, bool]], heading: str, *, labelled: bool) -> list[Passage]:
+    marked = " ".join("".join(f"`{text}`" if code else text for text, code in segments).split())
+    label = ""
+    found = _LABELLED.match(marked) if labelled else None
+    if found and _is_label(found.group("label")):
+        label = found.group("label").strip().strip("`*").strip()
+        marked = found.group("rest")
+    sentences = split_sentences(marked, "en")
+    plain = [s.replace("`", "") for s in sentences]
+    out = []
+    for i, (raw, sentence) in enumerate(zip(sentences, plain, strict=True)):
+        codes = frozenset(re.findall(r"`([^`]+)`", raw))
+        repeats_heading = sentence.rstrip(".!").casefold() == heading.casefold()
+        if not repeats_heading and is_prose(f"{label} {sentence}" if label and i == 0 else sentence, codes):
+            out.append(
+                Passage(
+                    sentence=sentence,
+                    previous=plain[i - 1] if i else "",
+                    following=plain[i + 1] if i + 1 < len(plain) else "",
+                    heading=heading,
+                    label=label if i == 0 else "",
+                    codes=codes,
+                )
+            )
+    return out
+
+
+def _is_label(text: str) -> bool:
+    """A list item's term: one code span, or a few words without a verb ("Retention time")."""
+    text = text.strip()
+    if re.fullmatch(r"`[^`]+`", text):
+        return True
+    words = text.split()
+    return 0 < len(words) <= _MAX_LABEL_WORDS and not any(w.lower() in _LABEL_VERBS for w in words)
+
+
+def is_prose(sentence: str, codes: frozenset[str] = frozenset()) -> bool:
+    """A whole sentence a reference may hold: no fragment, stub, question, markup or pointer."""
+    words = sentence.split()
+    if words and words[0][:1].islower() and re.fullmatch(r"[a-z]+", words[0]):
+        return False  # starts mid-sentence (after a colon or a cut list), unless it is a code name
+    if not _MIN_WORDS <= len(words) <= _MAX_WORDS or not _TERMINAL.search(sentence):
+        return False  # fragments, stubs ending in ":" and questions
+    if _POINTING.search(sentence) or _MARKUP.search(sentence):
+        return False
+    code_chars = sum(len(code) for code in codes)
+    return code_chars <= _MAX_CODE_SHARE * len(sentence)

@@ -1,0 +1,366 @@
+"""English answer patterns: which kind of fact a sentence states, about what, and where its answer is.
+
+A sentence that defines something ("A counter is a cumulative metric ..."), says what it is for
+("The Pushgateway is used to ..."), gives a default or a limit, a rule ("A label name MUST match
+..."), a procedure ("To reload the configuration, send SIGHUP ..."), a consequence ("If a target
+is down, ...") or a comparison ("Unlike gauges, counters ...") answers one obvious question. The
+rules here find the pattern, the subject the question names and the answer slot the reference must
+hold; question templates (``questions.templates``) turn the match into words.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ...languages.en import (
+    ADVERBS,
+    AUXILIARIES,
+    DETERMINERS,
+    FUNCTION_WORDS,
+    IMPERATIVES,
+    IRREGULAR_BASE,
+    POINTER_WORDS,
+    PREPOSITIONS,
+    TRANSITIVE,
+)
+
+__all__ = ["Match", "match_sentence", "split_article"]
+
+_NP = r"(?P<subj>[^,;:()]{2,80}?)"
+_MODALS = (
+    r"MUST NOT|MUST|SHOULD NOT|SHOULD|must not|must|should not|should|cannot|can only|may only|"
+    r"has to|have to|needs to|need to|is required to|are required to"
+)
+_PARTICIPLE = re.compile(r"^(?:\w+ed|\w+en|built|kept|set|put|sent|run|held|made|read|split|shown|known)$")
+
+
+@dataclass(frozen=True)
+class Match:
+    """What a sentence states: ``pattern``, the subject as written, and the template fillers."""
+
+    pattern: str  # definition, purpose, default, value, constraint, procedure, cause, comparison
+    subject: str  # the noun phrase the question names, as written ("A counter", "the Pushgateway")
+    answer: str  # the part of the sentence that answers (the reference must contain it)
+    plural: bool = False
+    slots: dict[str, str] = field(default_factory=dict)
+
+
+def _rule(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+# (pattern, regex, slot builder); the first that matches and yields a usable subject wins.
+_DEFAULT_OF = _rule(r"^The default(?: value)? (?:for|of) " + _NP + r" (?P<verb>is|are) (?P<answer>.+)$")
+_DEFAULT_ADJ = _rule(r"^The default " + _NP + r" (?P<verb>is|are) (?P<answer>.+)$")
+_DEFAULTS_TO = _rule(r"^" + _NP + r" (?P<verb>defaults|default) to (?P<answer>.+)$")
+_BY_DEFAULT = _rule(r"^(?:By default, )?" + _NP + r" (?P<verb>is|are) (?P<answer>[^,;]+?) by default$")
+_LIMITED = _rule(r"^" + _NP + r" (?P<verb>is|are) (?P<how>limited|capped|restricted) to (?P<answer>.+)$")
+_EXTREME = _rule(r"^The (?P<how>maximum|minimum) " + _NP + r" (?P<verb>is|are) (?P<answer>.*\d.*)$")
+_PURPOSE_USED = _rule(
+    r"^" + _NP + r" (?P<verb>is|are) (?P<how>used|designed|meant|intended|responsible) "
+    r"(?P<prep>to|for) (?P<answer>.+)$"
+)
+_PURPOSE_OF = _rule(r"^The (?:purpose|goal|aim|job|role) of " + _NP + r" is (?:to )?(?P<answer>.+)$")
+_ENABLES = _rule(
+    r"^" + _NP + r" (?P<verb>allows|allow|lets|let|enables|enable|helps|help) "
+    r"(?:(?P<who>you|users|operators|developers|clients|administrators) )?(?:to )?(?P<answer>.+)$"
+)
+_DEFINITION = _rule(r"^" + _NP + r" (?P<verb>is|are) (?P<answer>(?:a|an|one of the|one of|any|each|the) .+)$")
+_DEFINED_AS = _rule(
+    r"^" + _NP + r" (?P<how>refers to|refer to|means|mean|is defined as|are defined as|stands for|"
+    r"denotes|represents|represent|describes|describe) (?P<answer>.+)$"
+)
+_CONSTRAINT = _rule(r"^" + _NP + r" (?P<modal>" + _MODALS + r") (?P<verb>[a-z]+) (?P<answer>.+)$")
+_TO_GOAL = _rule(r"^To (?P<goal>[a-z][a-z-]+ [^,]{3,90}), (?P<answer>.+)$")
+_YOU_CAN = _rule(r"^You can (?P<goal>[a-z][a-z-]+ [^,]{3,90}?) (?P<how>by|using|via|through) (?P<answer>.+)$")
+_USE_TO = _rule(
+    r"^(?P<verb>Use|Run|Set|Add|Pass|Call|Enable|Configure|Specify) (?P<answer>.{2,90}?) to "
+    r"(?P<goal>[a-z][a-z-]+ .+?)\.?$"
+)
+_CAN_BE = _rule(
+    r"^" + _NP + r" (?P<verb>can|may) be (?P<part>[a-z]+) (?P<how>by|using|with|via|through|from|in) "
+    r"(?P<answer>.+)$"
+)
+_CONDITION = _rule(r"^(?P<conj>If|When|Whenever|Once) (?P<cond>[^,]{6,100}), (?P<answer>.+)$")
+_MAX_CONDITION_WORDS = 14
+_WANT_TO = re.compile(r"^you (?:want|need|wish|would like) to (?P<goal>[a-z].+)$")
+_BECAUSE = _rule(r"^(?P<effect>[^,;]{8,120}?),? because (?P<answer>.+)$")
+_UNLIKE = _rule(
+    r"^(?:Unlike|In contrast to|Compared to|Compared with|As opposed to) (?P<other>[^,]{2,60}), "
+    + _NP
+    + r" (?P<verb>is|are|can|cannot|do|does|don't|doesn't|have|has|must|should|will|may) (?P<answer>.+)$"
+)
+_THAN = _rule(
+    r"^" + _NP + r" (?P<verb>is|are) (?P<answer>(?:much |far )?(?:more \w+|less \w+|\w+er)) than "
+    r"(?P<other>[^,;]{2,60}?)[.,;]"
+)
+
+
+def match_sentence(sentence: str) -> Match | None:
+    """The fact ``sentence`` states, or None when it fits no pattern with a usable subject and answer."""
+    text = sentence.strip().rstrip(".!").strip()
+    for finder in _FINDERS:
+        found = finder(text)
+        if found is not None and found.subject.strip() and _says_something(found.answer):
+            return found
+    return None
+
+
+_POINTING_PHRASE = re.compile(
+    r"\b(?:this|such)\s+[a-z]+|\b(?:these|those)\b|"
+    r"\b(?:several|various|many|different) (?:different )?ways\b|"
+    r"\bit depends\b",
+    re.IGNORECASE,
+)
+
+
+def _says_something(answer: str) -> bool:
+    """ "designed for this", "use this message": an answer that points elsewhere says nothing by itself."""
+    words = re.findall(r"[\w'-]+", answer.lower())
+    if not words or (words[-1] in POINTER_WORDS and len(words) <= 4) or _POINTING_PHRASE.search(answer):
+        return False
+    return (
+        len([w for w in words if (len(w) > 2 or any(c.isdigit() for c in w)) and w not in POINTER_WORDS]) >= 2
+    )
+
+
+def _plural(verb: str) -> bool:
+    return verb in ("are", "were", "default", "allow", "let", "enable", "help", "mean", "refer", "represent",
+                    "describe", "have")  # fmt: skip
+
+
+def _find_default(text: str) -> Match | None:
+    for rule in (_DEFAULT_OF, _DEFAULT_ADJ):
+        if m := rule.match(text):
+            return Match("default", m["subj"], m["answer"], _plural(m["verb"]), {"form": "noun"})
+    if m := _DEFAULTS_TO.match(text):
+        return Match("default", m["subj"], m["answer"], _plural(m["verb"]), {"form": "verb"})
+    if m := _BY_DEFAULT.match(text):
+        return Match("default", m["subj"], m["answer"], _plural(m["verb"]), {"form": "state"})
+    return None
+
+
+def _find_value(text: str) -> Match | None:
+    if (m := _LIMITED.match(text)) and re.search(r"\d", m["answer"]):
+        return Match("value", m["subj"], m["answer"], _plural(m["verb"]), {"how": m["how"]})
+    if m := _EXTREME.match(text):
+        return Match("value", m["subj"], m["answer"], _plural(m["verb"]), {"how": m["how"]})
+    return None
+
+
+def _find_purpose(text: str) -> Match | None:
+    if m := _PURPOSE_USED.match(text):
+        how = m["how"]
+        if how == "responsible" and m["prep"] != "for":
+            return None
+        return Match("purpose", m["subj"], m["answer"], _plural(m["verb"]), {"how": how, "prep": m["prep"]})
+    if m := _PURPOSE_OF.match(text):
+        return Match("purpose", m["subj"], m["answer"], False, {"how": "purpose"})
+    if m := _ENABLES.match(text):
+        base = m["verb"].rstrip("s") if m["verb"].endswith("s") else m["verb"]
+        who = m["who"] or ""
+        return Match("purpose", m["subj"], m["answer"], _plural(m["verb"]), {"how": base, "who": who})
+    return None
+
+
+def _find_definition(text: str) -> Match | None:
+    if (m := _DEFINITION.match(text)) and not _weak_genus(m["answer"]):
+        return Match("definition", m["subj"], m["answer"], _plural(m["verb"]), {"how": "is"})
+    if m := _DEFINED_AS.match(text):
+        how = m["how"]
+        plural = how in ("refer to", "mean", "are defined as", "represent", "describe")
+        if plural and how != "are defined as" and not _plural_subject(m["subj"]):
+            return None  # "The geometric mean for ...": a noun, not the verb
+        return Match("definition", m["subj"], m["answer"], plural, {"how": how})
+    return None
+
+
+def _weak_genus(answer: str) -> bool:
+    """ "is a good idea", "is the case", "is the same": not a definition of the subject."""
+    return bool(
+        re.match(
+            r"(?:a|an|the) (?:good|bad|common|better|best|worst|great|simple|easy|nice|same|case|way|problem|"
+            r"reason|result|default|number|lot|bit|few|list|only|first|last|next|one|key|main|subject|new|"
+            r"exception|equivalent|opposite|core|heart|source|part|example|subset)\b",
+            answer,
+        )
+    )
+
+
+def _find_constraint(text: str) -> Match | None:
+    m = _CONSTRAINT.match(text)
+    if not m:
+        return None
+    modal, verb, answer = m["modal"], m["verb"], m["answer"]
+    if verb in ADVERBS:
+        verb, _, answer = answer.partition(" ")
+        if not verb.isalpha() or not answer:
+            return None
+    words = answer.split()
+    prep = ""
+    if words and words[0] in PREPOSITIONS and verb != "be":
+        prep, answer = words[0], " ".join(words[1:])
+    negative = modal.lower().endswith(("not", "cannot"))
+    plural = modal.lower().startswith(("have", "need ", "are")) or _plural_subject(m["subj"])
+    slots = {"modal": _modal_word(modal), "verb": verb, "prep": prep, "negative": "yes" if negative else "",
+             "only": "yes" if modal.lower().endswith("only") else ""}  # fmt: skip
+    if negative:
+        return Match("constraint", m["subj"], modal, plural, {**slots, "form": "yesno", "rest": m["answer"]})
+    if verb == "be":
+        first = words[0] if words else ""
+        if not _PARTICIPLE.match(first):
+            return Match("constraint", m["subj"], answer, plural, {**slots, "form": "state"})
+        rest = words[1:]
+        slots["part"] = first
+        if len(rest) >= 2 and rest[0] in ("for", "to"):  # "must be reserved for internal use"
+            slots["prep"] = rest[0]
+            return Match(
+                "constraint", m["subj"], " ".join(rest[1:]), plural, {**slots, "form": "passive_prep"}
+            )
+        if rest and rest[0] in ("by", "using", "with", "as", "in", "on", "at", "via", "through", "into"):
+            return Match("constraint", m["subj"], " ".join(rest), plural, {**slots, "form": "passive"})
+        return Match("constraint", m["subj"], answer, plural, {**slots, "form": "state"})
+    if not answer:
+        return None
+    if verb not in TRANSITIVE:
+        return Match("constraint", m["subj"], answer, plural, {**slots, "form": "state"})
+    return Match("constraint", m["subj"], answer, plural, {**slots, "form": "object"})
+
+
+def _modal_word(modal: str) -> str:
+    low = modal.lower()
+    for word in ("must", "should", "can", "may"):
+        if low.startswith(word):
+            return word
+    return "must"  # has to, needs to, is required to
+
+
+def _plural_subject(subject: str) -> bool:
+    last = subject.split()[-1].lower() if subject.split() else ""
+    return last.endswith("s") and not last.endswith(("ss", "us", "is")) and last.isalpha()
+
+
+def _find_procedure(text: str) -> Match | None:
+    if (m := _TO_GOAL.match(text)) and instructs(m["answer"]):
+        return Match("procedure", m["goal"], m["answer"], False, {"form": "to", "goal": m["goal"]})
+    if m := _YOU_CAN.match(text):
+        return Match("procedure", m["goal"], m["answer"], False, {"form": "can", "goal": m["goal"]})
+    if (m := _USE_TO.match(text)) and m["goal"].split(" ", 1)[0].lower() not in DETERMINERS:
+        return Match("procedure", m["goal"], m["answer"], False, {"form": "use", "goal": m["goal"],
+                                                                  "verb": m["verb"].lower()})  # fmt: skip
+    if m := _CAN_BE.match(text):
+        return Match("procedure", m["subj"], m["answer"], _plural_subject(m["subj"]),
+                     {"form": "passive", "part": m["part"], "modal": m["verb"]})  # fmt: skip
+    return None
+
+
+def _find_cause(text: str) -> Match | None:
+    if m := _CONDITION.match(text):
+        cond = re.sub(r"^and only if ", "", m["cond"])  # "If and only if X": a user asks "what if X"
+        if re.search(r"\b(?:this|these|those|such|above|below|former|latter)\b", cond, re.IGNORECASE):
+            return None  # "if there are no exemplars provided in this way": not self-contained
+        if cond.count("(") != cond.count(")") or re.match(r"[a-z]+ed\b", cond):
+            return None  # cut inside parentheses, or no subject ("once completed ...")
+        if re.match(r"(?:it|this|that|they|these|those|however|instead|otherwise|therefore|also|so|then)\b",
+                    cond, re.IGNORECASE):  # fmt: skip
+            return None
+        if want := _WANT_TO.match(cond):
+            if not instructs(m["answer"]):
+                return None
+            return Match("procedure", want["goal"], m["answer"], False, {"form": "to", "goal": want["goal"]})
+        if len(cond.split()) > _MAX_CONDITION_WORDS:
+            return None
+        advice = _imperative(m["answer"])
+        form = "advice" if advice else "effect"
+        return Match(
+            "cause", cond, m["answer"], False, {"conj": m["conj"].lower(), "cond": cond, "form": form}
+        )
+    if m := _BECAUSE.match(text):
+        question = invert(m["effect"])
+        if question:
+            return Match("cause", m["effect"], m["answer"], False, {"form": "why", "inverted": question})
+    return None
+
+
+def _imperative(clause: str) -> bool:
+    first = clause.split(" ", 1)[0].lower()
+    return first in IMPERATIVES or first == "please" or clause.startswith("make sure")
+
+
+_INSTRUCTION = re.compile(
+    r"\b(?:you (?:can|should|must|need to|have to|may)|(?:can|could|should|must|may) be [a-z]+ed)\b",
+    re.IGNORECASE,
+)
+
+
+def instructs(clause: str) -> bool:
+    """Whether the main clause of "To do X, ..." says how (an instruction), not merely that it is easy."""
+    return _imperative(clause) or bool(_INSTRUCTION.search(clause))
+
+
+def _find_comparison(text: str) -> Match | None:
+    if m := _UNLIKE.match(text):
+        return Match("comparison", m["subj"], m["verb"] + " " + m["answer"], _plural_subject(m["subj"]),
+                     {"other": m["other"], "form": "unlike"})  # fmt: skip
+    if m := _THAN.match(text):
+        return Match("comparison", m["subj"], m["answer"], _plural(m["verb"]),
+                     {"other": m["other"], "form": "than", "degree": m["answer"]})  # fmt: skip
+    return None
+
+
+_FINDERS = (
+    _find_procedure,
+    _find_default,
+    _find_value,
+    _find_comparison,
+    _find_cause,
+    _find_purpose,
+    _find_constraint,
+    _find_definition,
+)
+
+
+def invert(clause: str) -> str:
+    """ "counters are reset on restart" -> "are counters reset on restart": a clause as a yes/no question
+    body, when its first auxiliary follows a short subject; "" when there is none."""
+    words = clause.split()
+    for index, word in enumerate(words[:8]):
+        low = word.lower()
+        if low in AUXILIARIES and index > 0:
+            subject = " ".join(words[:index])
+            if "," in subject or re.search(r"\b(?:that|which|who|if|when)\b", subject, re.IGNORECASE):
+                return ""
+            return " ".join([low, lower_first(subject), *words[index + 1 :]])
+    return ""
+
+
+def split_article(phrase: str) -> tuple[str, str]:
+    """("a", "counter") from "A counter"; ("", "Label names") when there is no article."""
+    words = phrase.split(" ", 1)
+    if len(words) == 2 and words[0].lower() in ("a", "an", "the"):
+        return words[0].lower(), words[1]
+    return "", phrase
+
+
+def lower_first(text: str, lowercase_words: frozenset[str] = frozenset()) -> str:
+    """Lower-case a sentence-initial capital only where the word is not a name: a function word
+    ("The" -> "the"), or a word the text writes in lower case (``lowercase_words``, see ``Fact``)."""
+    first = text.split(" ", 1)[0]
+    low = first.lower()
+    if first == low or not first.split("-", 1)[0].isalpha() or first[1:] != first[1:].lower():
+        return text
+    if low in FUNCTION_WORDS or low in lowercase_words:
+        return low + text[len(first) :]
+    return text
+
+
+def base_form(verb: str) -> str:
+    """ "allows" -> "allow"; the template says "what does it allow"."""
+    if verb in IRREGULAR_BASE:
+        return IRREGULAR_BASE[verb]
+    if verb.endswith("ies"):
+        return verb[:-3] + "y"
+    if verb.endswith(("sses", "shes", "ches", "xes")):
+        return verb[:-2]
+    return verb[:-1] if verb.endswith("s") and not verb.endswith("ss") else verb
