@@ -58,7 +58,7 @@ _LAZY = {
     "RagAnswer": "scoring",
     "HttpTarget": "scoring",
     "EvaluationResult": "scoring",
-    "compare": "scoring",
+    "compare_runs": "scoring",
 }
 
 

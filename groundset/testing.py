@@ -18,7 +18,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from .scoring.compare import compare
+from .scoring.compare import compare_runs
 from .scoring.result import EvaluationResult
 from .scoring.run_judges import JudgesDiffer
 from .scoring.thresholds import below_thresholds, check_known, gate_failures
@@ -63,7 +63,7 @@ def assert_no_regression(
     if not deltas:
         raise ValueError("assert_no_regression: give at least one metric=delta, e.g. faithfulness=0.05")
     try:
-        comparison = compare(_run(before), _run(after), strict=strict)
+        comparison = compare_runs(_run(before), _run(after), strict=strict)
     except JudgesDiffer as exc:
         raise AssertionError(str(exc)) from None
     regressions = comparison.regressions(deltas, max_new_target_errors=max_new_target_errors)

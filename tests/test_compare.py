@@ -10,7 +10,7 @@ import pytest
 from groundset.cli import main
 from groundset.core.errors import ConfigError
 from groundset.samples.dataset import EvaluationDataset
-from groundset.scoring.compare import compare
+from groundset.scoring.compare import compare_runs
 from groundset.scoring.result import Cell, EvaluationResult
 
 NAN = float("nan")
@@ -43,7 +43,7 @@ def noisy_runs(shift, n=30, seed=1):
 def test_paired_mean_diff_and_wins_ties_losses():
     a = run([0.5, 0.5, 0.2, 0.9, NAN, 0.3], ids=ids(6))
     b = run([0.7, 0.5, 0.1, 0.9, 1.0, NAN], ids=ids(6))
-    result = compare(a, b)
+    result = compare_runs(a, b)
     row = result.metrics["m"]
     assert row.n == 4  # pairs 4 and 5 miss a score on one side
     assert row.mean_a == pytest.approx((0.5 + 0.5 + 0.2 + 0.9) / 4)
@@ -57,7 +57,7 @@ def test_paired_mean_diff_and_wins_ties_losses():
 
 
 def test_float_noise_is_a_tie():
-    result = compare(run([0.1, 0.2], ids=ids(2)), run([0.1 + 1e-12, 0.2 - 1e-12], ids=ids(2)))
+    result = compare_runs(run([0.1, 0.2], ids=ids(2)), run([0.1 + 1e-12, 0.2 - 1e-12], ids=ids(2)))
     row = result.metrics["m"]
     assert (row.wins, row.ties, row.losses) == (0, 2, 0)
     assert result.changes == []
@@ -66,7 +66,7 @@ def test_float_noise_is_a_tie():
 def test_pairs_by_id_in_any_order():
     a = run([0.1, 0.2, 0.3], ids=["x", "y", "z"])
     b = run([0.35, 0.1, 0.25], ids=["z", "x", "y"], questions=["other", "texts", "here"])
-    result = compare(a, b)
+    result = compare_runs(a, b)
     assert result.paired == 3
     assert result.metrics["m"].diff == pytest.approx((0.0 + 0.05 + 0.05) / 3)
     assert {c.sample_id: c.delta for c in result.changes} == pytest.approx({"y": 0.05, "z": 0.05})
@@ -75,7 +75,7 @@ def test_pairs_by_id_in_any_order():
 def test_ids_missing_on_one_side_count_as_only_a_and_only_b():
     a = run([0.1, 0.2, 0.3, 0.4], ids=["s1", "s2", "s3", "s4"])
     b = run([0.9, 0.2, 0.5], ids=["s2", "s9", "s1"])
-    result = compare(a, b)
+    result = compare_runs(a, b)
     assert (result.paired, result.only_a, result.only_b) == (2, 2, 1)
     row = result.metrics["m"]
     assert row.n == 2 and row.diff == pytest.approx((0.5 - 0.1 + 0.9 - 0.2) / 2)
@@ -86,7 +86,7 @@ def test_ids_missing_on_one_side_count_as_only_a_and_only_b():
 def test_pairs_by_question_text_without_ids_duplicates_in_order():
     a = run([0.1, 0.2, 0.3, 0.4], questions=["What is X?", "Why Y?", "What is X?", "only in A"])
     b = run([0.5, 0.6, 0.9, 0.7], questions=["  Why Y?", "What is X?", "What is X?", "only in B"])
-    result = compare(a, b)
+    result = compare_runs(a, b)
     assert (result.paired, result.only_a, result.only_b) == (3, 1, 1)
     # first "What is X?" of A pairs with the first of B (0.1 -> 0.6), the second with the second (0.3 -> 0.9)
     assert result.metrics["m"].diff == pytest.approx((0.5 + 0.3 + 0.6) / 3)
@@ -99,14 +99,14 @@ def test_pairs_by_question_text_without_ids_duplicates_in_order():
 def test_changes_are_the_largest_first_and_capped_by_top():
     a = run([0.5] * 6, ids=ids(6))
     b = run([0.6, 0.1, 0.5, 0.8, 0.45, 0.5], ids=ids(6))
-    result = compare(a, b, top=2)
+    result = compare_runs(a, b, top=2)
     assert [(c.sample_id, round(c.delta, 3)) for c in result.changes] == [("s1", -0.4), ("s3", 0.3)]
-    assert len(compare(a, b, top=10).changes) == 4  # the two unchanged samples are no change
+    assert len(compare_runs(a, b, top=10).changes) == 4  # the two unchanged samples are no change
 
 
 def test_clear_regression_is_worse_and_fails_a_small_threshold_only():
     a, b = noisy_runs(-0.3)
-    result = compare(a, b)
+    result = compare_runs(a, b)
     row = result.metrics["m"]
     assert row.n == 30 and row.ci_high < 0 and row.ci_low <= row.diff <= row.ci_high
     assert row.diff == pytest.approx(-0.3, abs=0.05)
@@ -118,8 +118,8 @@ def test_clear_regression_is_worse_and_fails_a_small_threshold_only():
 
 
 def test_improvement_and_noise_verdicts():
-    assert compare(*noisy_runs(0.2)).verdict("m") == "better"
-    still = compare(*noisy_runs(0.0))
+    assert compare_runs(*noisy_runs(0.2)).verdict("m") == "better"
+    still = compare_runs(*noisy_runs(0.0))
     assert still.verdict("m") == "no clear change"
     assert still.regressions({"m": 0.0}) == []
 
@@ -128,25 +128,25 @@ def test_lower_is_better_metric_is_mirrored():
     a, b = noisy_runs(0.3)
     a = run(a.scores("m"), ids=ids(30), metric="noise_sensitivity")
     b = run(b.scores("m"), ids=ids(30), metric="noise_sensitivity")
-    result = compare(a, b)
+    result = compare_runs(a, b)
     assert result.verdict("noise_sensitivity") == "worse"
     assert result.regressions({"noise_sensitivity": 0.05})
 
 
 def test_regression_thresholds_are_checked():
-    result = compare(*noisy_runs(-0.3))
+    result = compare_runs(*noisy_runs(-0.3))
     with pytest.raises(ConfigError, match="nope.*compared metrics: m"):
         result.regressions({"nope": 0.1})
     with pytest.raises(ConfigError, match=">= 0"):
         result.regressions({"m": -0.1})
-    few = compare(run([0.9, 0.9], ids=ids(2)), run([0.1, 0.1], ids=ids(2)))
+    few = compare_runs(run([0.9, 0.9], ids=ids(2)), run([0.1, 0.1], ids=ids(2)))
     assert few.regressions({"m": 0.0}) == []  # no interval on 2 pairs: no verdict either way
 
 
 def test_metrics_in_one_run_only_are_noted():
     a = run([0.1], ids=["s1"])
     b = EvaluationResult(a.dataset, ["m", "extra"], [{"m": Cell(0.2), "extra": Cell(1.0)}])
-    result = compare(a, b)
+    result = compare_runs(a, b)
     assert list(result.metrics) == ["m"]
     assert "extra only in run B" in result.notes
 
@@ -154,9 +154,9 @@ def test_metrics_in_one_run_only_are_noted():
 def test_no_pairs_at_all_is_refused():
     refused = r"no sample of A \(1 sample\) pairs with one of B \(1 sample\) by sample id"
     with pytest.raises(ConfigError, match=refused):
-        compare(run([0.1], ids=["s1"]), run([0.2], ids=["s2"]))
+        compare_runs(run([0.1], ids=["s1"]), run([0.2], ids=["s2"]))
     with pytest.raises(ConfigError, match="by question text"):
-        compare(run([0.1], questions=["a"]), run([0.2], questions=["b"]))
+        compare_runs(run([0.1], questions=["a"]), run([0.2], questions=["b"]))
 
 
 def test_run_files_and_labels(tmp_path):
@@ -164,9 +164,9 @@ def test_run_files_and_labels(tmp_path):
     a.target = "bm25 top_k=5"
     a.to_jsonl(tmp_path / "base.jsonl")
     b.to_jsonl(tmp_path / "new.jsonl")
-    result = compare(tmp_path / "base.jsonl", str(tmp_path / "new.jsonl"))
+    result = compare_runs(tmp_path / "base.jsonl", str(tmp_path / "new.jsonl"))
     assert (result.label_a, result.label_b) == ("base.jsonl", "new.jsonl")
-    assert result.metrics["m"].diff == pytest.approx(compare(a, b).metrics["m"].diff)
+    assert result.metrics["m"].diff == pytest.approx(compare_runs(a, b).metrics["m"].diff)
 
 
 def write_runs(tmp_path, shift):

@@ -13,7 +13,7 @@ import pytest
 
 from groundset.cli import main
 from groundset.kg.graph import KnowledgeGraph, NodeKind
-from groundset.scoring.compare import compare
+from groundset.scoring.compare import compare_runs
 from groundset.scoring.result import EvaluationResult
 
 from .corpora import PROMETHEUS_DOCS
@@ -77,7 +77,7 @@ def test_every_row_of_the_baseline_run_is_scored_and_the_retriever_finds_referen
 
 def test_top_k_1_against_top_k_5_is_a_regression_with_the_exit_code_to_match(loop, capsys):
     _, runs = loop
-    comparison = compare(runs[5], runs[1])
+    comparison = compare_runs(runs[5], runs[1])
     recall = comparison.metrics["id_context_recall"]
     assert comparison.paired == 30
     assert recall.ci_high < 0 and comparison.verdict("id_context_recall") == "worse"

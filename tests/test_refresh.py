@@ -28,8 +28,8 @@ from groundset.synthesizers import (
     needs_review_path,
     refresh_testset,
 )
-from groundset.synthesizers.fact_index import FactIndex
-from groundset.synthesizers.refresh import _missing
+from groundset.synthesizers.refresh.run import _missing
+from groundset.synthesizers.scenarios.fact_index import FactIndex
 
 from .corpora import PROMETHEUS_DOCS
 from .scripted_model import scripted

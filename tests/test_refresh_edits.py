@@ -13,6 +13,7 @@ import pytest
 
 from groundset.cli import main
 from groundset.kg import KnowledgeGraph, build_knowledge_graph, update_kg
+from groundset.kg.document_changes import graph_documents
 from groundset.kg.graph import chunk_id
 from groundset.samples.turns import Turn
 from groundset.synthesizers import (
@@ -23,7 +24,7 @@ from groundset.synthesizers import (
     needs_review_path,
     refresh_testset,
 )
-from groundset.synthesizers.relink import ContextFinder
+from groundset.synthesizers.refresh.relink import ContextFinder
 
 from .corpora import PROMETHEUS_DOCS
 from .test_refresh import EDIT as SECTION
@@ -129,10 +130,6 @@ def _graph(pages: dict[str, list[str]]) -> KnowledgeGraph:
     return kg
 
 
-def _documents(kg: KnowledgeGraph) -> dict[str, str]:
-    return {kg.get(d)["source"]: d for d in kg.nodes("document")}
-
-
 def _on(kg: KnowledgeGraph, source: str, text: str, **fields) -> TestsetSample:
     """A sample grounded on the chunk of ``source`` with ``text``."""
     (node,) = [c for c in kg.nodes("chunk") if kg.get(c)["source"] == source and kg.get(c)["text"] == text]
@@ -163,7 +160,7 @@ def test_a_context_whose_text_left_its_document_is_missing_even_if_another_page_
     kg1 = _graph({"a.md": ["Shared words here.", "Other."], "b.md": ["Intro.", "More."]})
     sample = _on(kg1, "a.md", "Shared words here.")
     kg2 = _graph({"a.md": ["Rewritten words.", "Other."], "b.md": ["Intro.", "Shared words here.", "More."]})
-    found = ContextFinder(kg2, _documents(kg1)).find(sample)
+    found = ContextFinder(kg2, graph_documents(kg1)).find(sample)
     assert found.missing == sample.reference_context_ids
 
 
@@ -181,14 +178,14 @@ def test_renamed_file_carries_reference_distractor_and_earlier_turn_contexts():
         distractor_context_ids=[near],
     )  # fmt: skip
     kg2 = _graph({"a2.md": ["Answer text.", "Earlier text."], "b2.md": ["Near miss text.", "B two."]})
-    found = ContextFinder(kg2, _documents(kg1)).find(sample)
+    found = ContextFinder(kg2, graph_documents(kg1)).find(sample)
     assert found.complete
     moved = found.apply(sample)
     assert moved.id == sample.id and _grounded_in(kg2, moved)
     assert moved.source_documents == ["a2.md"]  # the distractor's page is not the sample's
     assert moved.history[0].reference_context_ids == [chunk_id("a2.md", "Earlier text.")]
     assert moved.distractor_context_ids == [chunk_id("b2.md", "Near miss text.")]
-    again = ContextFinder(kg2, _documents(kg2)).find(moved)  # the next refresh: nothing to do
+    again = ContextFinder(kg2, graph_documents(kg2)).find(moved)  # the next refresh: nothing to do
     assert again.complete and again.apply(moved) is moved
 
 
@@ -204,7 +201,7 @@ def test_ids_written_before_path_and_text_ids_are_found_by_text_in_their_documen
         distractor_contexts=["Near miss text."],
         distractor_context_ids=["chunk-0000000000000002"],
     )
-    found = ContextFinder(kg, _documents(kg)).find(legacy)
+    found = ContextFinder(kg, graph_documents(kg)).find(legacy)
     assert found.complete and found.documents is None
     relinked = found.apply(legacy)
     assert _grounded_in(kg, relinked) and relinked.id == legacy.id
@@ -358,8 +355,8 @@ def test_diff_counts_a_followed_rename_apart_from_a_persons_edit(tmp_path, capsy
     sample = _on(kg1, "a.md", "Answer text.")
     other = _on(kg1, "a.md", "Other.")
     kg2 = _graph({"b.md": ["Answer text.", "Other."]})
-    moved = ContextFinder(kg2, _documents(kg1)).find(sample).apply(sample)
-    edited = ContextFinder(kg2, _documents(kg1)).find(other).apply(other)
+    moved = ContextFinder(kg2, graph_documents(kg1)).find(sample).apply(sample)
+    edited = ContextFinder(kg2, graph_documents(kg1)).find(other).apply(other)
     edited = edited.model_copy(update={"reference": "Reworded.", "reviewed": True})
     Testset([sample, other]).to_jsonl(tmp_path / "old.jsonl")
     Testset([moved, edited]).to_jsonl(tmp_path / "new.jsonl")

@@ -9,7 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from groundset.samples.dataset import EvaluationDataset
-from groundset.scoring.compare import Comparison, MetricComparison, SampleChange
+from groundset.scoring.compare import MetricComparison, RunComparison, SampleChange
 from groundset.scoring.report import write_comparison_report, write_run_report
 from groundset.scoring.report.breakdowns import breakdown
 from groundset.scoring.report.samples import worst_indices
@@ -259,7 +259,7 @@ def _metric(name: str, diff: float, low: float, high: float, n: int = 20) -> Met
     return MetricComparison(name, n, 0.5, 0.5 + diff, diff, low, high, wins=8, ties=4, losses=8)
 
 
-def build_comparison() -> Comparison:
+def build_comparison() -> RunComparison:
     metrics = {
         "up": _metric("up", 0.2, 0.1, 0.3),
         "down": _metric("down", -0.2, -0.3, -0.1),
@@ -270,7 +270,7 @@ def build_comparison() -> Comparison:
         SampleChange("s-1", "up", 0.0, 1.0, 1.0, f"Why {SCRIPT}?", f"old {IMG}", "new answer"),
         SampleChange("s-2", "down", 0.9, 0.1, -0.8, "How?", "fine answer", f"broken {SCRIPT}"),
     ]
-    return Comparison("run_a.jsonl", "run_b.jsonl", "bm25", "dense <x>", 20, 2, 0, metrics, changes)
+    return RunComparison("run_a.jsonl", "run_b.jsonl", "bm25", "dense <x>", 20, 2, 0, metrics, changes)
 
 
 def verdicts(page: str) -> dict[str, str]:
@@ -321,7 +321,7 @@ def test_comparison_report_reads_only_attributes(tmp_path):
 
 
 def test_comparison_without_pairs_says_so(tmp_path):
-    empty = Comparison("a", "b", "", "", 0, 3, 3, {}, [])
+    empty = RunComparison("a", "b", "", "", 0, 3, 3, {}, [])
     page = write_comparison_report(empty, tmp_path / "cmp.html").read_text(encoding="utf-8")
     assert "The two runs share no metric." in page and "nothing to plot" in page
 

@@ -16,7 +16,7 @@ import pytest
 from groundset.cli import main
 from groundset.core.errors import ConfigError
 from groundset.samples.dataset import EvaluationDataset
-from groundset.scoring.compare import compare
+from groundset.scoring.compare import compare_runs
 from groundset.scoring.evaluate import evaluate
 from groundset.scoring.metrics import ExactMatch, Faithfulness, SemanticSimilarity
 from groundset.scoring.result import EvaluationResult
@@ -104,7 +104,7 @@ def test_assert_scores_counts_target_failures():
 def test_compare_counts_questions_run_b_newly_fails(tmp_path, capsys):
     before = score_rag(questions(12), answering, METRICS, show_progress=False)
     after = score_rag(questions(12), failing_after_the_first, METRICS, show_progress=False)
-    comparison = compare(before, after)
+    comparison = compare_runs(before, after)
     assert comparison.newly_failed == [f"s{i}" for i in range(1, 12)]
     assert (comparison.target_errors_a, comparison.target_errors_b) == (0, 11)
     lines = comparison.regressions({"exact_match": 0.05})
@@ -116,7 +116,7 @@ def test_compare_counts_questions_run_b_newly_fails(tmp_path, capsys):
         assert_no_regression(before, after, exact_match=0.05)
     assert_no_regression(before, after, exact_match=0.05, max_new_target_errors=11)
     # The way back is no regression.
-    assert compare(after, before).regressions({"exact_match": 0.05}) == []
+    assert compare_runs(after, before).regressions({"exact_match": 0.05}) == []
 
     before.to_jsonl(tmp_path / "a.jsonl")
     after.to_jsonl(tmp_path / "b.jsonl")
@@ -258,17 +258,17 @@ def test_compare_warns_and_does_not_gate_runs_judged_differently(tmp_path, capsy
 
     a, b = _scored(None), _scored("offline:hashing")
     with pytest.warns(JudgesDifferWarning, match="semantic_similarity"):
-        comparison = compare(a, b)
+        comparison = compare_runs(a, b)
     assert set(comparison.judges_differ) == {"semantic_similarity"}  # exact_match needs no judge
     assert "offline:wordllama-256" in comparison.judges_differ["semantic_similarity"]
     assert comparison.verdict("semantic_similarity") == "judges differ"
     assert any("judged differently" in note for note in comparison.notes)
     assert comparison.regressions({"semantic_similarity": 0.0, "exact_match": 0.0}) == []
     with pytest.raises(ConfigError, match="judged differently.*semantic_similarity.*--strict"):
-        compare(a, b, strict=True)
+        compare_runs(a, b, strict=True)
     with pytest.raises(AssertionError, match="judged differently"):
         assert_no_regression(a, b, semantic_similarity=0.0, strict=True)
-    assert compare(a, _scored(None), strict=True).judges_differ == {}
+    assert compare_runs(a, _scored(None), strict=True).judges_differ == {}
 
     a.to_jsonl(tmp_path / "a.jsonl")
     b.to_jsonl(tmp_path / "b.jsonl")
@@ -290,11 +290,11 @@ def test_an_old_run_file_without_judges_loads_and_compare_says_they_are_unknown(
     (tmp_path / "old.jsonl").write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
     old = EvaluationResult.load(tmp_path / "old.jsonl")
     assert old.judges == {}
-    comparison = compare(tmp_path / "old.jsonl", result)
+    comparison = compare_runs(tmp_path / "old.jsonl", result)
     assert comparison.judges_differ == {}
     assert any("run A does not record its judges" in note for note in comparison.notes)
     with pytest.raises(ConfigError, match="run A does not record its judges"):
-        compare(tmp_path / "old.jsonl", result, strict=True)
+        compare_runs(tmp_path / "old.jsonl", result, strict=True)
 
 
 def test_a_broken_judges_record_names_the_field(tmp_path):
@@ -341,8 +341,11 @@ def test_a_renamed_lower_is_better_metric_keeps_its_direction_in_the_run_gates_a
     assert "lower is better" in failure
     with pytest.raises(AssertionError, match="lower is better"):
         assert_scores(high, noise_strict=0.3)
-    worse = compare(low, high)
-    assert worse.verdict("noise_strict") == "worse" and compare(high, low).verdict("noise_strict") == "better"
+    worse = compare_runs(low, high)
+    assert (
+        worse.verdict("noise_strict") == "worse"
+        and compare_runs(high, low).verdict("noise_strict") == "better"
+    )
     assert worse.regressions({"noise_strict": 0.05})
     with pytest.raises(AssertionError):
         assert_no_regression(low, high, noise_strict=0.05)

@@ -317,12 +317,12 @@ def test_a_lower_is_better_metric_fails_its_bar_from_above():
 
 
 def test_a_named_target_labels_the_run_and_the_comparison():
-    from groundset.scoring.compare import compare
+    from groundset.scoring.compare import compare_runs
 
     one = score_rag(questions(6), knowing, [Faithfulness()], name="top-1", show_progress=False)
     two = score_rag(questions(6), knowing, [Faithfulness()], name="top-5", show_progress=False)
     assert one.target == "top-1"
-    comparison = compare(one, two)
+    comparison = compare_runs(one, two)
     assert (comparison.label_a, comparison.label_b) == ("top-1", "top-5")
 
 

@@ -12,6 +12,7 @@ from groundset.scoring.formulas import (
     MIN_CI_SAMPLES,
     average_precision,
     bootstrap_ci,
+    bootstrap_interval,
     cosine,
     f1_from_counts,
     paired_bootstrap_diff,
@@ -164,6 +165,24 @@ def test_bootstrap_constant_sample_zero_width() -> None:
 def test_bootstrap_ignores_nan() -> None:
     values = [0.1, 0.9, 0.5, 0.3, 0.8]
     assert bootstrap_ci(values + [float("nan")] * 4) == bootstrap_ci(values)
+
+
+def test_bootstrap_interval_draws_blocks_as_one_matrix_and_leaves_out_undefined_resamples(
+    monkeypatch,
+) -> None:
+    """One seeded (resamples, n) index matrix, whatever the block size; a NaN resample is left out, and
+    with none defined there is no interval."""
+    values = np.random.default_rng(4).random(30)
+    rows = np.random.default_rng(5).integers(0, 30, size=(200, 30))
+    means = values[rows].mean(axis=1)
+    expected = tuple(np.quantile(means, [0.025, 0.975]))
+    monkeypatch.setattr("groundset.scoring.formulas._BOOTSTRAP_CELLS", 30 * 7)  # blocks of 7 rows
+    assert bootstrap_interval(lambda idx: values[idx].mean(axis=1), 30, resamples=200, seed=5) == expected
+    first_half_nan = lambda idx: np.where(idx[:, 0] < 15, np.nan, values[idx].mean(axis=1))  # noqa: E731
+    kept = means[rows[:, 0] >= 15]
+    low, high = bootstrap_interval(first_half_nan, 30, resamples=200, seed=5)
+    assert (low, high) == tuple(np.quantile(kept, [0.025, 0.975]))
+    assert all(nan(x) for x in bootstrap_interval(lambda idx: np.full(len(idx), np.nan), 30))
 
 
 def test_bootstrap_width_shrinks_with_more_data() -> None:

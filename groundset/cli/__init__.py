@@ -13,7 +13,7 @@ from ..core.secrets import redact, scrub
 from .cache import cache_app
 from .calibrate import calibrate
 from .common import EmbeddingsOption, LlmOption, err, out, typer_app
-from .compare import compare
+from .compare import compare_runs_command
 from .diff import diff
 from .evaluate import evaluate, metrics
 from .generate import generate, personas
@@ -57,7 +57,7 @@ app.command("report")(report)
 app.command("metrics")(metrics)
 app.command("calibrate")(calibrate)
 app.command("diff")(diff)
-app.command("compare")(compare)
+app.command("compare")(compare_runs_command)
 
 
 @app.command()

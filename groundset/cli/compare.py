@@ -14,7 +14,7 @@ from rich.table import Table
 from .common import err, out
 
 if TYPE_CHECKING:
-    from ..scoring.compare import Comparison
+    from ..scoring.compare import RunComparison
 
 QUESTION_WIDTH = 70
 
@@ -30,7 +30,7 @@ class RegressionFound(click.ClickException):
         err.print(f"failed: {self.message}")
 
 
-def compare(
+def compare_runs_command(
     # No exists=True on the runs: click would print a usage block; the loader says it in one line.
     run_a: Annotated[
         Path,
@@ -104,7 +104,7 @@ def compare(
     scores moved most. Each run file records the models that judged it; a metric judged differently
     gets a warning and no verdict ("judges differ"), or with --strict the comparison fails.
     """
-    from ..scoring.compare import compare as run_compare
+    from ..scoring.compare import compare_runs
     from ..scoring.run_judges import JudgesDifferWarning
     from ..scoring.thresholds import parse_thresholds
 
@@ -115,7 +115,7 @@ def compare(
     )
     with warnings.catch_warnings():  # printed below, with the notes, as a warning line per gated metric
         warnings.simplefilter("ignore", JudgesDifferWarning)
-        comparison = run_compare(run_a, run_b, seed=seed, top=top, strict=strict)
+        comparison = compare_runs(run_a, run_b, seed=seed, top=top, strict=strict)
     gated = bool(thresholds) or max_new_target_errors is not None
     allowed = max_new_target_errors or 0
     # Checks the metric names before anything is printed.
@@ -167,7 +167,7 @@ def compare(
     out.print("no regression beyond the thresholds")
 
 
-def _table(comparison: Comparison) -> Table:
+def _table(comparison: RunComparison) -> Table:
     confidence = f"{comparison.confidence:.0%} CI"
     table = Table("metric", "n", "mean A", "mean B", "B - A", confidence, "W/T/L", "verdict")
     for name, row in comparison.metrics.items():

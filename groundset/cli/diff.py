@@ -32,7 +32,7 @@ def diff(
     added, with counts per source document
     (a sample on two documents counts under each) and, when both files record their graph's documents,
     which documents are new, changed or removed."""
-    report = compare(_load(old_file), _load(new_file))
+    report = diff_testsets(_load(old_file), _load(new_file))
     if as_json:
         out.print(json.dumps(report, ensure_ascii=False, indent=2), soft_wrap=True)
         return
@@ -66,7 +66,7 @@ def diff(
                 )
 
 
-def compare(old: Testset, new: Testset) -> dict[str, Any]:
+def diff_testsets(old: Testset, new: Testset) -> dict[str, Any]:
     """The diff as JSON data: counts, per-document counts, the dropped and added samples, kept ids."""
     old_by_id = {s.id: s for s in old}
     new_ids = {s.id for s in new}
@@ -119,13 +119,11 @@ def _as_written(sample: TestsetSample) -> dict[str, Any]:
 
 def _documents(old: Any, new: Any) -> dict[str, list[str]]:
     """Sources new, changed and removed between the two graphs, when both test sets list them."""
+    from ..kg.document_changes import document_changes
+
     if not isinstance(old, dict) or not isinstance(new, dict):
         return {}
-    return {
-        "new": sorted(s for s in new if s not in old),
-        "changed": sorted(s for s in new if s in old and old[s] != new[s]),
-        "removed": sorted(s for s in old if s not in new),
-    }
+    return document_changes(old, new)
 
 
 def _brief(sample: TestsetSample) -> dict[str, Any]:

@@ -148,7 +148,7 @@ def generate(
     if docs is not None:
         save_kg = _check_before_build(docs, save_kg, force, include, exclude)
     if estimate:
-        from ..synthesizers.estimate import estimate_generation
+        from ..synthesizers.pipeline.estimate import estimate_generation
 
         source = KnowledgeGraph.load(kg_dir) if kg_dir is not None else docs
         build = {"enrich": enrich, "include": include, "exclude": exclude}
@@ -242,7 +242,7 @@ def generate(
 
 def _report_refresh(result: RefreshResult, old: Path | None, side: Path | None) -> None:
     """Kept, dropped by reason with their documents, needs review (and where), put back, new."""
-    from ..synthesizers.review_file import read_records
+    from ..synthesizers.refresh.review_file import read_records
 
     out.print(f"refresh of {old}:", highlight=False)
     for line in result.summary():

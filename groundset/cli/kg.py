@@ -118,8 +118,8 @@ def build(
     result.kg.save(target, force=force)
     seconds = time.perf_counter() - start
     print_load(result.load)
-    _print_stages(result.report)
-    _print_graph(result.kg)
+    print_stages(result.report)
+    print_graph(result.kg)
     out.print(usage_line(result.report.total_usage(), seconds), highlight=False)
     out.print(f"saved to {out_dir}", highlight=False)
 
@@ -207,9 +207,9 @@ def update(
             shown = ", ".join(names[:5]) + (f", ... and {len(names) - 5} more" if len(names) > 5 else "")
             out.print(f"  {label}: {shown}", highlight=False, markup=False)
     if result.changed:
-        _print_stages(result.report)
+        print_stages(result.report)
     out.print(f"nodes: {result.nodes_added} added, {result.nodes_removed} removed", highlight=False)
-    _print_graph(result.kg)
+    print_graph(result.kg)
     out.print(usage_line(result.report.total_usage(), seconds), highlight=False)
     if result.changed:
         out.print(f"saved to {kg_dir}", highlight=False)
@@ -243,7 +243,9 @@ def print_load(load: LoadResult) -> None:
         out.print(f"  ... and {len(report.lines()) - 20} more", highlight=False)
 
 
-def _print_stages(report: BuildReport) -> None:
+def print_stages(report: BuildReport) -> None:
+    """One row per build stage (nodes, failures, calls, tokens) and the first failures: `kg build`,
+    `kg update` and `kg enrich` report alike."""
     table = Table("stage", "nodes", "failed", "calls", "cached", "tokens in/out", "s")
     for stage in report.stages:
         u = stage.usage
@@ -261,7 +263,8 @@ def _print_stages(report: BuildReport) -> None:
         out.print(f"  failed {name} on {node}: {error}", highlight=False, markup=False)
 
 
-def _print_graph(kg: KnowledgeGraph) -> None:
+def print_graph(kg: KnowledgeGraph) -> None:
+    """The graph's size in one line: documents, chunks and edges by kind."""
     stats = kg.stats()
     edges = ", ".join(f"{kind} {count}" for kind, count in stats["edges"].items())
     out.print(

@@ -20,7 +20,7 @@ from .common import (
     out,
     usage_line,
 )
-from .kg import _print_graph, _print_stages, require_graph
+from .kg import print_graph, print_stages, require_graph
 
 
 def enrich(
@@ -47,8 +47,8 @@ def enrich(
     if not result.enriched:
         out.print(f"{kg_dir} was built eagerly: its facts come from the LLM already; nothing to do")
         return
-    _print_stages(result.report)
-    _print_graph(result.kg)
+    print_stages(result.report)
+    print_graph(result.kg)
     result.kg.save(kg_dir)
     out.print(usage_line(result.report.total_usage(), time.perf_counter() - start))
     out.print(f"saved to {kg_dir}")

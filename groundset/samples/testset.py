@@ -22,7 +22,7 @@ from ..core.atomic import atomic_write_text
 from ..core.errors import ConfigError
 from ..core.records import from_spreadsheet, json_lines, json_problem, read_text, spreadsheet_safe
 from .sequence import SampleSequence
-from .testset_sample import _FLAGS, _JSON_FIELDS, FIELDS, TestsetSample, sample_record
+from .testset_sample import FIELDS, TestsetSample, sample_record
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -34,6 +34,11 @@ FORMAT_VERSION = 1
 PANDAS_ATTR = "groundset_metadata"
 CSV_META_SUFFIX = ".meta.json"
 _PANDAS_HINT = "pip install pandas (or pip install 'groundset[pandas]')"
+_LIST_FIELDS = frozenset(
+    name for name, info in TestsetSample.model_fields.items() if info.annotation == list[str]
+)
+_JSON_FIELDS = _LIST_FIELDS | {"history"}  # JSON in a CSV cell
+_FLAGS = frozenset(name for name, info in TestsetSample.model_fields.items() if info.annotation is bool)
 
 
 class Testset(SampleSequence[TestsetSample]):

@@ -146,13 +146,8 @@ class TestsetSample(BaseModel):
 
 
 FIELDS: tuple[str, ...] = tuple(TestsetSample.model_fields)
-_LIST_FIELDS = frozenset(
-    name for name, info in TestsetSample.model_fields.items() if info.annotation == list[str]
-)
-_JSON_FIELDS = _LIST_FIELDS | {"history"}  # JSON in a CSV cell
 _KIND_DEFAULTS = {"expected_behaviour": ANSWER, "history": [], "distractor_contexts": []}
 _KIND_DEFAULTS |= {"distractor_context_ids": [], "reviewed": False, "review_note": ""}
-_FLAGS = frozenset(name for name, info in TestsetSample.model_fields.items() if info.annotation is bool)
 
 
 def sample_record(sample: TestsetSample) -> dict[str, Any]:

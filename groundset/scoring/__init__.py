@@ -1,9 +1,9 @@
-"""Samples and datasets, metrics, evaluate(), score_rag() and its targets, results, reports, compare()."""
+"""Samples, datasets, metrics, evaluate(), score_rag() and its targets, results, reports, compare_runs()."""
 
 from ..samples.dataset import EvaluationDataset
 from ..samples.evaluation import MultiTurnSample, SingleTurnSample
 from .baseline import BaselineRAG
-from .compare import Comparison, compare
+from .compare import RunComparison, compare_runs
 from .custom import DiscreteMetric, NumericMetric, RankingMetric, load_metric
 from .decorators import discrete_metric, numeric_metric
 from .evaluate import aevaluate, evaluate
@@ -70,12 +70,12 @@ __all__ = [
     "default_metrics",
     "evaluate",
     "BaselineRAG",
-    "Comparison",
+    "RunComparison",
     "HttpTarget",
     "RagAnswer",
     "TargetCall",
     "ascore_rag",
-    "compare",
+    "compare_runs",
     "score_rag",
     "DiscreteMetric",
     "NumericMetric",

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import re
 
-from ..text.lexical import STOP_WORDS, _stem, content_words
+from ..text.lexical import STOP_WORDS, content_words
 from ..text.sentences import word_set
+from ..text.stems import stem
 
 TIME, SPAN, NUMBER, NAME, PLACE, STEPS, POLAR = "time", "span", "number", "name", "place", "steps", "polar"
 
@@ -232,5 +233,5 @@ def _gives_polar(response: str, part: str) -> bool:
     auxiliary = _POLAR.match(part)
     if auxiliary and re.search(rf"\b{auxiliary.group(0).strip()}\b", response, re.IGNORECASE):
         return True
-    asked = [_stem(w) for w in content_words(part, "en")][1:]
-    return bool(set(asked) & {_stem(w) for w in content_words(response, "en")})
+    asked = [stem(w) for w in content_words(part, "en")][1:]
+    return bool(set(asked) & {stem(w) for w in content_words(response, "en")})

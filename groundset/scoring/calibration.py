@@ -28,7 +28,7 @@ from ..core.records import finite_or_none, json_lines
 from ..samples.dataset import EvaluationDataset, describe_locations
 from ..samples.evaluation import MultiTurnSample, SingleTurnSample, kind, sample_from_row
 from .evaluate import evaluate
-from .formulas import MIN_CI_SAMPLES
+from .formulas import MIN_CI_SAMPLES, bootstrap_interval
 from .metric import Metric
 from .result import Cell
 
@@ -293,22 +293,17 @@ class _Interval:
     seed: int = 0
 
     def figure(self, statistic: Callable[[npt.NDArray[np.int64]], Array], n: int, note: str = "") -> Figure:
-        """The value over all ``n`` items, and a percentile bootstrap CI from MIN_CI_SAMPLES items up.
-
-        Drawn as bootstrap_ci draws (one seeded (resamples, n) matrix); resamples where the figure is
-        undefined (e.g. all human scores equal) are left out; the interval is widened to hold the value.
-        """
+        """The value over all ``n`` items, and its ``bootstrap_interval`` from MIN_CI_SAMPLES items up,
+        widened to hold the value."""
         value = float(statistic(np.arange(n)[None, :])[0]) if n else NAN
         if n < MIN_CI_SAMPLES or math.isnan(value):
             return Figure(value, n=n, note=note)
-        rng = np.random.default_rng(self.seed)
-        draws = statistic(rng.integers(0, n, size=(RESAMPLES, n)))
-        draws = draws[~np.isnan(draws)]
-        if not draws.size:
+        low, high = bootstrap_interval(
+            statistic, n, confidence=self.confidence, resamples=RESAMPLES, seed=self.seed
+        )
+        if math.isnan(low):
             return Figure(value, n=n, note=note)
-        alpha = 1.0 - self.confidence
-        low, high = np.quantile(draws, [alpha / 2, 1.0 - alpha / 2])
-        return Figure(value, min(float(low), value), max(float(high), value), n, note)
+        return Figure(value, min(low, value), max(high, value), n, note)
 
 
 def preference_outcomes(better: Array, worse: Array) -> Array:

@@ -63,7 +63,7 @@ class SampleChange:
 
 
 @dataclass
-class Comparison:
+class RunComparison:
     """Run B against run A: per-metric paired differences, the largest changes, and what did not pair."""
 
     label_a: str
@@ -117,7 +117,7 @@ class Comparison:
         Requiring the whole interval (not just the mean) past the bar keeps a CI gate from failing on
         noise. A metric without a CI (too few pairs) is never a regression; check ``ci_low`` for NaN
         to warn about it. Nor is a metric the runs had judged by different models (``judges_differ``):
-        its change may be the judge's; ``compare(strict=True)`` refuses such runs instead.
+        its change may be the judge's; ``compare_runs(strict=True)`` refuses such runs instead.
         """
         check_allowance(max_new_target_errors, "max_new_target_errors")
         unknown = [name for name in thresholds if name not in self.metrics]
@@ -158,7 +158,7 @@ class Comparison:
         return self.metrics[metric]
 
 
-def compare(
+def compare_runs(
     run_a: EvaluationResult | str | Path,
     run_b: EvaluationResult | str | Path,
     *,
@@ -169,7 +169,7 @@ def compare(
     label_a: str | None = None,
     label_b: str | None = None,
     strict: bool = False,
-) -> Comparison:
+) -> RunComparison:
     """Compare run B with run A (each an EvaluationResult or a run file written by ``to_jsonl``).
 
     Samples pair by test-set id (``metadata["id"]``) when every sample of both runs has one. Else
@@ -227,7 +227,7 @@ def compare(
         if metrics[name].n == 0:
             notes.append(f"{name}: no sample pair where both runs have a score")
         changes += _changes(name, va, vb, pairs, result_a, result_b, top)
-    return Comparison(
+    return RunComparison(
         label_a,
         label_b,
         result_a.target,

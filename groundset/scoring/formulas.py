@@ -7,7 +7,7 @@ on a few integers, and so that NaN means one thing everywhere: "nothing to score
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -114,6 +114,40 @@ def cosine(a: npt.ArrayLike, b: npt.ArrayLike) -> float:
     return float(np.clip(np.dot(va, vb) / (np.linalg.norm(va) * np.linalg.norm(vb)), -1.0, 1.0))
 
 
+def bootstrap_interval(
+    statistic: Callable[[npt.NDArray[np.int64]], npt.NDArray[np.float64]],
+    n: int,
+    *,
+    confidence: float = 0.95,
+    resamples: int = 2000,
+    seed: int = 0,
+) -> tuple[float, float]:
+    """(low, high): the percentile bootstrap interval of a figure over ``n`` items; (NaN, NaN) when no
+    resample gives one.
+
+    ``statistic`` maps an index matrix (rows: resamples of item positions) to one value per row, so one
+    vectorised call scores a block of resamples, and a caller gets its point value from the single row
+    ``arange(n)``. The resamples are one (resamples, n) matrix from a seeded generator, drawn in row blocks
+    to bound memory: the same numbers whatever the block size, so the interval is fast and reproducible.
+    Resamples where the figure is undefined (NaN, e.g. all drawn human scores equal) are left out.
+    """
+    rng = np.random.default_rng(seed)
+    # Blocks of at most ~4M indices: a 20,000-sample run needs 32 MB for them, not 320 MB.
+    block = max(1, _BOOTSTRAP_CELLS // n)
+    draws = np.concatenate(
+        [
+            statistic(rng.integers(0, n, size=(min(block, resamples - start), n)))
+            for start in range(0, resamples, block)
+        ]
+    )
+    draws = draws[~np.isnan(draws)]
+    if not draws.size:
+        return (NAN, NAN)
+    alpha = 1.0 - confidence
+    low, high = np.quantile(draws, [alpha / 2, 1.0 - alpha / 2])
+    return (float(low), float(high))
+
+
 def bootstrap_ci(
     values: Sequence[float] | npt.NDArray[np.float64],
     *,
@@ -122,12 +156,10 @@ def bootstrap_ci(
     seed: int = 0,
     min_n: int = MIN_CI_SAMPLES,
 ) -> tuple[float, float, float]:
-    """(mean, low, high): percentile bootstrap CI of the mean over the non-NaN values.
+    """(mean, low, high): percentile bootstrap CI (``bootstrap_interval``) of the mean of the non-NaN values.
 
     NaNs are dropped (they are counted separately by the caller). With fewer than ``min_n`` values
-    the interval is (NaN, NaN): too few to say anything about the spread. The resamples are one
-    (resamples, n) index matrix from a seeded generator, drawn in row blocks to bound memory, so the
-    interval is fast, reproducible and the same whatever the block size.
+    the interval is (NaN, NaN): too few to say anything about the spread.
     The interval is widened to include the mean if float rounding put it just outside.
     """
     if not 0.0 < confidence < 1.0:
@@ -142,19 +174,10 @@ def bootstrap_ci(
     mean = float(data.mean())
     if n < max(min_n, 2):
         return (mean, NAN, NAN)
-    rng = np.random.default_rng(seed)
-    # Drawn in row blocks of at most ~4M indices: the same numbers as one (resamples, n) draw, but a
-    # 20,000-sample run needs 32 MB for it, not 320 MB.
-    block = max(1, _BOOTSTRAP_CELLS // n)
-    means = np.concatenate(
-        [
-            data[rng.integers(0, n, size=(min(block, resamples - start), n))].mean(axis=1)
-            for start in range(0, resamples, block)
-        ]
+    low, high = bootstrap_interval(
+        lambda idx: data[idx].mean(axis=1), n, confidence=confidence, resamples=resamples, seed=seed
     )
-    alpha = 1.0 - confidence
-    low, high = np.quantile(means, [alpha / 2, 1.0 - alpha / 2])
-    return (mean, min(float(low), mean), max(float(high), mean))
+    return (mean, min(low, mean), max(high, mean))
 
 
 def paired_bootstrap_diff(

@@ -30,9 +30,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..text.language import detect_language
-from ..text.lexical import _stem, content_words, words
+from ..text.lexical import content_words, words
 from ..text.plaintext import plain_text
 from ..text.sentences import split_sentences, word_set
+from ..text.stems import stem
 from .answer_types import expected_kinds, gives, new_names
 from .metrics.refusal_phrases import claims, find_refusal
 
@@ -246,12 +247,12 @@ def _kinds_missing(
 
 
 def _stems(text: str, lang: str) -> set[str]:
-    return {_stem(w, lang) for w in content_words(text, lang)}
+    return {stem(w, lang) for w in content_words(text, lang)}
 
 
 def _added(text: str, asked: set[str], lang: str) -> str:
     """The text without the question's content words: what it adds to the question."""
-    kept = [w for w in words(text, lang) if _stem(w.casefold(), lang) not in asked]
+    kept = [w for w in words(text, lang) if stem(w.casefold(), lang) not in asked]
     return " ".join(kept)
 
 

@@ -24,7 +24,7 @@ from groundset.cli import main
 from groundset.core.errors import ConfigError
 from groundset.samples.dataset import EvaluationDataset
 from groundset.samples.testset import Testset
-from groundset.scoring.compare import compare as compare_runs
+from groundset.scoring.compare import compare_runs
 from groundset.scoring.result import Cell, EvaluationResult, TargetCall
 
 from ..corpora import MESSY

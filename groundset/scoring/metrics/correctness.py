@@ -33,7 +33,7 @@ OUT_OF_SCOPE = (
 
 
 @dataclass(frozen=True)
-class Comparison:
+class StatementComparison:
     """Per statement, how far the other side supports it: 1/0 from an LLM judge; offline, the share of
     the statement the other side states (so an answer's extra detail costs precision, not everything)."""
 
@@ -41,14 +41,14 @@ class Comparison:
     reference_covered: list[float]  # per reference statement: does the response state it?
 
 
-async def compare(
+async def compare_statements(
     response: list[str],
     reference: list[str],
     ctx: ScoringContext,
     stage: str,
     strictness: int = 1,
     question: str = "",
-) -> Comparison:
+) -> StatementComparison:
     """Both directions in one shared call (in batches for long lists), one keyed verdict per statement.
     Offline, a reference statement counts as covered by its key facts (numbers, names) and by the words
     the question did not already give (an answer need not repeat the question)."""
@@ -56,7 +56,7 @@ async def compare(
         ctx.engine.record(stage, offline=1)
         by_reference, by_response = LexicalContext("\n".join(reference)), LexicalContext("\n".join(response))
         asked = by_response.stems_of(question)
-        return Comparison(
+        return StatementComparison(
             [by_reference.overlap(s) for s in response],
             [by_response.overlap(s, key_facts=True, asked=asked) for s in reference],
         )
@@ -71,7 +71,7 @@ async def compare(
         guidance=ctx.guidance,
     )
     flags = judged.flags
-    return Comparison(
+    return StatementComparison(
         [float(f) for f in flags(tuple(data.response))], [float(f) for f in flags(tuple(data.reference))]
     )
 
@@ -96,7 +96,9 @@ class AnswerCorrectness(Metric):
         said, expected = statements.response, statements.reference
         if not said and not expected:
             return MetricResult.nan("neither the response nor the reference makes a statement")
-        judged = await compare(said, expected, ctx, self.stage, self.strictness, sample.asked() or "")
+        judged = await compare_statements(
+            said, expected, ctx, self.stage, self.strictness, sample.asked() or ""
+        )
         tp_flags, covered = judged.response_supported, judged.reference_covered
         tp, fp, fn = sum(tp_flags), len(tp_flags) - sum(tp_flags), len(covered) - sum(covered)
         f1 = f1_from_counts(tp, fp, fn)
@@ -150,7 +152,9 @@ class FactualCorrectness(Metric):
         claims, truth = statements.response, statements.reference
         if not claims and not truth:
             return MetricResult.nan("neither the response nor the reference makes a claim")
-        judged = await compare(claims, truth, ctx, self.stage, self.strictness, sample.asked() or "")
+        judged = await compare_statements(
+            claims, truth, ctx, self.stage, self.strictness, sample.asked() or ""
+        )
         right, found = judged.response_supported, judged.reference_covered
         # fn counts in every mode: a response that claims nothing against a reference scores 0 (judged,
         # and wrong), never NaN, which would drop the row and reward the empty answer.

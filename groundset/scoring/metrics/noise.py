@@ -9,7 +9,7 @@ from ...samples.evaluation import SingleTurnSample
 from ..formulas import ratio
 from ..metric import Metric, MetricResult, ScoringContext
 from ..prompts import EntitiesPrompt, TextForEntities
-from .correctness import compare
+from .correctness import compare_statements
 from .statements import statements_of, supported
 
 
@@ -61,7 +61,9 @@ class NoiseSensitivity(Metric):
         # Offline, a statement the reference mostly states (an answer's extra detail) counts as correct.
         correct = [
             share >= 0.5
-            for share in (await compare(said, expected, ctx, self.stage, self.strictness)).response_supported
+            for share in (
+                await compare_statements(said, expected, ctx, self.stage, self.strictness)
+            ).response_supported
         ]
         per_context = [
             flags

@@ -2,7 +2,7 @@
 and the samples that moved most, with both answers side by side (once per sample: where the same sample
 moved in another metric too, its block links back to them).
 
-Only attributes of the comparison are read, so any object with the fields of ``compare.Comparison`` works.
+Only attributes of the comparison are read, so any object with the fields of ``compare.RunComparison`` works.
 """
 
 from __future__ import annotations
@@ -33,17 +33,17 @@ from .page import (
 )
 
 if TYPE_CHECKING:
-    from ..compare import Comparison
+    from ..compare import RunComparison
 
 
-def write_comparison_report(comparison: Comparison, path: str | Path, *, title: str | None = None) -> Path:
+def write_comparison_report(comparison: RunComparison, path: str | Path, *, title: str | None = None) -> Path:
     """Write the comparison's report as one self-contained HTML file (atomically) and return its path."""
     target = Path(path)
     atomic_write_text(target, render_comparison_report(comparison, title=title))
     return target
 
 
-def render_comparison_report(comparison: Comparison, *, title: str | None = None) -> str:
+def render_comparison_report(comparison: RunComparison, *, title: str | None = None) -> str:
     heading = title or f"groundset comparison: {comparison.label_a} vs {comparison.label_b}"
     meta = [
         ("A", _run(comparison.label_a, comparison.target_a)),
@@ -76,7 +76,7 @@ def _run(label: str, target: str) -> str:
     return f"{label} ({target})" if target else label
 
 
-def verdict(comparison: Comparison, item: Any) -> str:
+def verdict(comparison: RunComparison, item: Any) -> str:
     """The comparison's own verdict when it has one (it knows which metrics are better lower), else
     "better" / "worse" only when the CI of B - A lies clear of 0."""
     own = getattr(comparison, "verdict", None)
@@ -94,7 +94,7 @@ def verdict(comparison: Comparison, item: Any) -> str:
 _VERDICT_STYLE = {"better": "good", "worse": "bad", "too few pairs": "muted"}
 
 
-def summary(comparison: Comparison) -> str:
+def summary(comparison: RunComparison) -> str:
     confidence = float(getattr(comparison, "confidence", 0.95))
     rows = []
     for item in comparison.metrics.values():
@@ -136,7 +136,7 @@ def summary(comparison: Comparison) -> str:
     return out
 
 
-def changes(comparison: Comparison) -> str:
+def changes(comparison: RunComparison) -> str:
     """Per metric, the samples whose score moved most, each with its question and both responses."""
     if not comparison.changes:
         return el("p", "No sample changed.", class_="muted")
@@ -145,7 +145,7 @@ def changes(comparison: Comparison) -> str:
         by_metric.setdefault(change.metric, []).append(change)
     blocks = []
     # (sample id, question, responses) -> the page id of the block that shows them: the texts are in the
-    # key, as a run may repeat an id (``compare`` pairs such samples in order) and each pair is shown
+    # key, as a run may repeat an id (``compare_runs`` pairs such samples in order) and each pair is shown
     anchors: dict[tuple[str, str, str, str], str] = {}
     for metric, items in by_metric.items():
         if not items:
@@ -155,7 +155,7 @@ def changes(comparison: Comparison) -> str:
     return "".join(blocks)
 
 
-def _change(item: Any, comparison: Comparison, anchors: dict[tuple[str, str, str, str], str]) -> str:
+def _change(item: Any, comparison: RunComparison, anchors: dict[tuple[str, str, str, str], str]) -> str:
     """One moved sample: its question and both responses the first time the page shows it, else a link."""
     style = "good" if item.delta > 0 else "bad" if item.delta < 0 else None
     question = one_line(str(item.user_input or ""))
