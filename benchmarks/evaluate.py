@@ -12,7 +12,7 @@ Samples are built from an offline test set of the shared Prometheus corpus: the 
 reference plus one sentence of an unrelated chunk, the retrieved contexts are the reference
 contexts plus other chunks.
 
-Run: .venv/bin/python benchmarks/evaluate.py
+Run: .venv/bin/python benchmarks/evaluate.py [--write-docs]
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks._stub_process import mockllm_process, stub_models, stub_process  # noqa: E402
+from benchmarks.docs_section import recorded  # noqa: E402
 from groundset.core import CallEngine  # noqa: E402
 from groundset.kg import build_knowledge_graph  # noqa: E402
 from groundset.scoring import (  # noqa: E402
@@ -156,4 +157,5 @@ def mockllm(data: EvaluationDataset) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("evaluate"):
+        main()

@@ -6,7 +6,7 @@ wall times; and how the progress updates are spaced (first one, largest gap, sha
 of the scoring time). Samples are synthetic but realistic: sentences of the shared Prometheus corpus
 make a question, a response, 3 retrieved contexts (one of them holding the reference) and a reference.
 
-Run: .venv/bin/python benchmarks/evaluate_load.py [--sizes 2000,20000] [--cells-in-flight 64]
+Run: .venv/bin/python benchmarks/evaluate_load.py [--sizes 2000,20000] [--cells-in-flight 64] [--write-docs]
      .venv/bin/python benchmarks/evaluate_load.py --one 20000   (one size, in this process)
 
 --cells-in-flight W scores at most W (sample, metric) cells at a time: the fix proposed for
@@ -31,6 +31,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from benchmarks.docs_section import recorded  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpora" / "prometheus-docs" / "docs"
 
@@ -214,4 +216,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("evaluate_load"):
+        main()

@@ -6,7 +6,7 @@
    against the ideal calls x latency / 16. The graph is built first through the same stub and cache, so
    the generation run is measured on its own.
 
-Run: .venv/bin/python benchmarks/generate.py [latency_ms ...] [--stub-only]
+Run: .venv/bin/python benchmarks/generate.py [latency_ms ...] [--stub-only] [--write-docs]
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks._stub_process import stub_models, stub_process  # noqa: E402
+from benchmarks.docs_section import recorded  # noqa: E402
 from groundset.core import CallEngine, track  # noqa: E402
 from groundset.kg import build_knowledge_graph  # noqa: E402
 from groundset.synthesizers import TestsetGenerator  # noqa: E402
@@ -84,4 +85,5 @@ def through_stub(latency: float) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("generate"):
+        main()

@@ -7,7 +7,7 @@ each with `--enrich lazy` (the default) and `--enrich eager`. Printed per run: c
 prompt characters from the server's /stats, embedding requests, samples kept, the `--estimate` made
 before the run (calls and input tokens) and its error, and wall time against calls x latency /
 concurrency. Usage: .venv/bin/python benchmarks/generation_cost.py [latency_ms] [lazy|eager ...] [A|B ...]
-[n=SAMPLES] (30 by default).
+[n=SAMPLES] (30 by default) [--write-docs].
 """
 
 from __future__ import annotations
@@ -24,11 +24,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks._stub_process import mockllm_process, stub_models  # noqa: E402
+from benchmarks.docs_section import recorded  # noqa: E402
 from groundset.core import CallEngine, track  # noqa: E402
 from groundset.core.estimate import Estimate  # noqa: E402
 from groundset.kg import build_knowledge_graph  # noqa: E402
 from groundset.synthesizers import TestsetGenerator  # noqa: E402
-from groundset.synthesizers.estimate import estimate_generation  # noqa: E402
+from groundset.synthesizers.pipeline.estimate import estimate_generation  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpora" / "prometheus-docs" / "docs"
 CONCURRENCY = 16
@@ -116,4 +117,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("generation_cost"):
+        main()

@@ -9,7 +9,7 @@ The whole shared Prometheus corpus is copied to a temp dir and built; then one d
 2. Stub at 50 ms latency, max_concurrency 16 (ChatOpenAI + OpenAIEmbeddings, scripted answers, no
    cache): model calls and wall time of the full build vs the update, as ratios (target < 10% of both).
 
-Run: .venv/bin/python benchmarks/incremental.py
+Run: .venv/bin/python benchmarks/incremental.py [--write-docs]
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks._stub_process import stub_models, stub_process  # noqa: E402
+from benchmarks.docs_section import recorded  # noqa: E402
 from groundset.core import CallEngine  # noqa: E402
 from groundset.kg import build_knowledge_graph, update_kg  # noqa: E402
 from groundset.kg.update import same_graph  # noqa: E402
@@ -119,4 +120,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("incremental"):
+        main()

@@ -18,7 +18,7 @@ trees) the nearest ones stand in, ContextPrecision (usefulness for the reference
 when irrelevant passages are appended after the useful one. The samples carry every column these need.
 
 Run: .venv/bin/python benchmarks/judges.py [--show 5] [--embeddings offline] [--only faithfulness]
-     [--with-fallbacks]
+     [--with-fallbacks] [--write-docs]
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.docs_section import recorded  # noqa: E402
 from groundset.scoring import (  # noqa: E402
     METRICS,
     AnswerCorrectness,
@@ -231,4 +232,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("judges"):
+        main()

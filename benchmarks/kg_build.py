@@ -4,14 +4,13 @@
 2. Offline build of the shared Prometheus corpus end to end: seconds and RSS, split by stage.
 3. Against the local stub server: LLM calls per chunk for the build of the same corpus.
 
-Run: .venv/bin/python benchmarks/kg_build.py [--skip-relationships] [--sizes 2000,10000,50000]
+Run: .venv/bin/python benchmarks/kg_build.py [--skip-relationships] [--sizes 2000,10000,50000] [--write-docs]
 """
 
 from __future__ import annotations
 
 import argparse
 import resource
-import subprocess
 import sys
 import tempfile
 import time
@@ -21,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks._stub_process import stub_models, stub_process  # noqa: E402
+from benchmarks.docs_section import print_child_output, recorded  # noqa: E402
 from groundset.core import CallEngine  # noqa: E402
 from groundset.documents.loader import load_documents  # noqa: E402
 from groundset.kg import KnowledgeGraph, NodeKind, add_documents, apply_transforms, default_transforms  # noqa: E402
@@ -74,7 +74,7 @@ def main() -> None:
     if not args.skip_relationships:
         print("1. relationship building on synthetic chunks (benchmarks/kg_relationships.py)", flush=True)
         script = ROOT / "benchmarks" / "kg_relationships.py"
-        subprocess.run([sys.executable, str(script), "--sizes", args.sizes], check=True)
+        print_child_output([sys.executable, str(script), "--sizes", args.sizes])
 
     print(f"2. offline build of {CORPUS.relative_to(ROOT.parent)}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
@@ -101,4 +101,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("kg_build"):
+        main()

@@ -14,6 +14,7 @@ Reported per model:
   plus the share of pairs at or above the thresholds used in the code base (0.3, 0.75, 0.9).
 
 Run: .venv/bin/python benchmarks/offline_embeddings.py [--docs DIR] [--chunk-chars 0] [--repeat 3]
+     [--write-docs]
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.docs_section import recorded  # noqa: E402
 from groundset.core.offline_embeddings import HashingEmbeddings, OfflineEmbeddings  # noqa: E402
 from groundset.core.wordllama_embeddings import WordLlamaEmbeddings, shared_model  # noqa: E402
 
@@ -130,4 +132,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("offline_embeddings"):
+        main()

@@ -7,7 +7,7 @@
 2. Lints over 200 offline samples of each shared corpus (what tests/test_offline_testset_quality.py
    checks), counted instead of asserted, plus the most samples one context backs in a 100-sample set.
 
-Run: .venv/bin/python benchmarks/offline_quality.py [--write-sample PATH]
+Run: .venv/bin/python benchmarks/offline_quality.py [--write-sample PATH] [--write-docs]
   --write-sample writes the current 60-sample set (seed 17) as JSONL for rating.
 """
 
@@ -23,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.docs_section import recorded  # noqa: E402
 from groundset.core import CallEngine  # noqa: E402
 from groundset.kg import build_knowledge_graph  # noqa: E402
 from groundset.synthesizers import TestsetGenerator  # noqa: E402
@@ -92,4 +93,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("offline_quality"):
+        main()

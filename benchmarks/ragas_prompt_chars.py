@@ -12,7 +12,7 @@ Run it with a Python that has ragas, never ours (it does not import groundset):
     python3 -m venv /tmp/ragas-venv && /tmp/ragas-venv/bin/pip install "ragas==0.4.3" langchain-openai
     /tmp/ragas-venv/bin/pip install 'langchain-community<0.4.2' rapidfuzz
     TIKTOKEN_CACHE_DIR=... /tmp/ragas-venv/bin/python benchmarks/ragas_prompt_chars.py [--no-raise]
-        [--keep-alive] [--latency-ms N] [--port P]
+        [--keep-alive] [--latency-ms N] [--port P] [--write-docs]
 (ragas 0.4.3 imports langchain_community.chat_models.vertexai, gone in langchain-community 0.4.2, and
 its default transforms need rapidfuzz, which it does not declare.)
 ragas counts tokens with tiktoken's cl100k_base, which tiktoken downloads at first use; offline,
@@ -43,6 +43,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.docs_section import recorded  # noqa: E402 (standard library only, like this script)
+
 CORPUS = ROOT.parent / "shared" / "corpora" / "prometheus-docs" / "docs"
 MOCKLLM = ROOT.parent / "shared" / "tools" / "mockllm" / "server.py"
 SIZE = 30
@@ -235,4 +239,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("ragas_prompt_chars"):
+        main()

@@ -6,13 +6,12 @@ writes for such a target). Each report is made in its own process, as `groundset
 `groundset compare --report` make it (load the run files, render, write), since ``ru_maxrss`` is a
 lifetime peak. Prints, per report: its size, wall time and the process's peak RSS; asserts nothing.
 
-Run: .venv/bin/python benchmarks/report_size.py
+Run: .venv/bin/python benchmarks/report_size.py [--write-docs]
 """
 
 from __future__ import annotations
 
 import resource
-import subprocess
 import sys
 import tempfile
 import time
@@ -21,8 +20,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.docs_section import print_child_output, recorded  # noqa: E402
 from groundset.samples.dataset import EvaluationDataset  # noqa: E402
-from groundset.scoring import compare  # noqa: E402
+from groundset.scoring import compare_runs  # noqa: E402
 from groundset.scoring.result import Cell, EvaluationResult, TargetCall  # noqa: E402
 
 ANSWER_CHARS = 10 * 2**20
@@ -62,7 +62,7 @@ def one(kind: str, out: Path, runs: list[Path]) -> None:
     if kind == "run":
         EvaluationResult.load(runs[0]).report(out)
     else:
-        compare(runs[0], runs[1]).report(out)
+        compare_runs(runs[0], runs[1]).report(out)
     seconds = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux reports KiB
     print(f"{kind} report: {out.stat().st_size:,} bytes, {seconds:.1f} s, peak RSS {peak:.0f} MB", flush=True)
@@ -76,11 +76,12 @@ def main() -> None:
         print(f"run files: {runs[0].stat().st_size:,} and {runs[1].stat().st_size:,} bytes")
         for kind in ("run", "compare"):
             args = [sys.executable, __file__, "--one", kind, str(Path(tmp) / f"{kind}.html"), *map(str, runs)]
-            subprocess.run(args, check=True)
+            print_child_output(args)
 
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--one"]:
         one(sys.argv[2], Path(sys.argv[3]), [Path(p) for p in sys.argv[4:]])
     else:
-        main()
+        with recorded("report_size"):
+            main()

@@ -7,7 +7,7 @@
    the baseline through the LLM: LLM calls per question (answers + the default metrics), rows
    with a target error or a NaN cell, and wall time.
 
-Run: .venv/bin/python benchmarks/score_baseline.py
+Run: .venv/bin/python benchmarks/score_baseline.py [--write-docs]
 """
 
 from __future__ import annotations
@@ -22,9 +22,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks._stub_process import mockllm_process, stub_models  # noqa: E402
+from benchmarks.docs_section import recorded  # noqa: E402
 from groundset.core import CallEngine  # noqa: E402
 from groundset.kg import build_knowledge_graph  # noqa: E402
-from groundset.scoring import BaselineRAG, compare, score_rag  # noqa: E402
+from groundset.scoring import BaselineRAG, compare_runs, score_rag  # noqa: E402
 from groundset.synthesizers import TestsetGenerator  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpora" / "prometheus-docs" / "docs"
@@ -51,7 +52,7 @@ def main() -> None:
                 f"  top_k={k:<2} {means}; baseline p50 {target['p50_s'] * 1000:.0f} ms, "
                 f"p95 {target['p95_s'] * 1000:.0f} ms; score run {seconds:.1f} s"
             )
-        recall = compare(runs[5], runs[1]).metrics["id_context_recall"]
+        recall = compare_runs(runs[5], runs[1]).metrics["id_context_recall"]
         wtl = f"{recall.wins}/{recall.ties}/{recall.losses}"
         print(
             f"  compare top_k=5 -> 1: id_context_recall {recall.diff:+.3f} "
@@ -81,4 +82,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("score_baseline"):
+        main()
