@@ -22,7 +22,7 @@ from groundset.languages import WORDINGS
 from groundset.personas.nouns import cjk_share
 from groundset.samples.testset import TestsetSample
 from groundset.synthesizers import TestsetGenerator
-from groundset.synthesizers.kinds.comparative import ComparativeQuerySynthesizer
+from groundset.synthesizers.kinds.comparative import ComparativePrompt, ComparativeQuerySynthesizer
 from groundset.synthesizers.kinds.conversational.prompts import (
     ConversationInput,
     ConversationPrompt,
@@ -32,8 +32,8 @@ from groundset.synthesizers.kinds.conversational.synthesizer import (
     ConversationalQuerySynthesizer,
     leans_on_history,
 )
-from groundset.synthesizers.kinds.double import DoubleQuerySynthesizer
-from groundset.synthesizers.kinds.pair_prompts import ComparativePrompt, DoublePrompt, PairInput
+from groundset.synthesizers.kinds.double import DoublePrompt, DoubleQuerySynthesizer
+from groundset.synthesizers.kinds.pairs import PairInput
 from groundset.synthesizers.kinds.term_based import follow_up_question, writes_offline
 from groundset.synthesizers.pipeline.quality import mentions
 from groundset.synthesizers.questions.local import local_style

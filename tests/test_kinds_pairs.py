@@ -19,10 +19,10 @@ from groundset.personas import Persona
 from groundset.personas.nouns import cjk_share
 from groundset.samples.testset import TestsetSample
 from groundset.synthesizers import QualityGate, Testset, TestsetGenerator
-from groundset.synthesizers.kinds.comparative import ComparativeQuerySynthesizer
+from groundset.synthesizers.kinds.comparative import ComparativePrompt, ComparativeQuerySynthesizer
 from groundset.synthesizers.kinds.distracting import DistractingQuerySynthesizer, distractor_problem
-from groundset.synthesizers.kinds.double import DoubleQuerySynthesizer
-from groundset.synthesizers.kinds.pair_prompts import ComparativePrompt, DoublePrompt, PairInput, kind_task
+from groundset.synthesizers.kinds.double import DoublePrompt, DoubleQuerySynthesizer
+from groundset.synthesizers.kinds.pairs import PairInput, kind_task
 from groundset.synthesizers.scenarios.fact_index import FactIndex
 from groundset.synthesizers.scenarios.scenario import PersonaPool, Scenario
 from groundset.text.lexical import stemmed_words

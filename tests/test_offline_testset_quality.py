@@ -3,7 +3,7 @@
 200 samples from each corpus: no markup, directives, HTML tags or anchors in questions or references;
 no reference line ending in ":" or made of a heading; no section title pasted into a question; no
 doubled words; no filler in web-search queries; and in a 100-sample set no context used more than
-twice. Plus the rated sample of tests/data/ratings: its usable share is what the README reports.
+twice. Plus the rated sample of tests/data/ratings: its usable share is what docs/benchmarks.md reports.
 """
 
 from __future__ import annotations

@@ -236,7 +236,7 @@ LABELLED = Path(__file__).parent / "data" / "refusals" / "refusals.jsonl"
 
 def test_the_offline_detector_on_the_labelled_set():
     """Precision and recall of the refusal detector on the labelled set (sources in its README), overall
-    and per language; the README gives the figures."""
+    and per language; docs/benchmarks.md gives the figures."""
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # found and right, found, refusals
     for line in LABELLED.read_text(encoding="utf-8").splitlines():
         row = json.loads(line)

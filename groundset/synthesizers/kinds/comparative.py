@@ -16,10 +16,13 @@ The reference is each side's fact, one line per chunk. With a model any such edg
 chunks name (the rarest in the corpus, never the product's name), as each document describes it.
 
 Offline in Chinese, Japanese, German, French and Spanish (no facts there) such an edge between two
-chunks of one language gives a term of both (``kinds_languages.native_terms``: a thing in the language,
+chunks of one language gives a term of both (``term_based.native_terms``: a thing in the language,
 the rarest first), asked as the two documents describe it ("X 在 A 和 B 中有什么不同？"); the reference
 is each chunk's sentences about it, one line per chunk; each edge gives up to two terms, in rounds.
 Offline, a test set in a language without such templates gets no comparative questions.
+
+Its prompt names both sides; offline, English questions are "How do X and Y differ?" or, for one
+subject as two documents describe it, "How do A and B differ on X?".
 """
 
 from __future__ import annotations
@@ -27,21 +30,46 @@ from __future__ import annotations
 import random
 import re
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
+from ...core.prompts import Prompt
 from ...kg.graph import EdgeKind, KnowledgeGraph
-from ...personas.language import node_language, nodes_language
+from ...personas.language import label_code, node_language, nodes_language
 from ..base import Grounding
+from ..questions.prompts import GeneratedSample
+from ..questions.templates import compare_question, noun_phrase
 from ..scenarios.fact_index import FactIndex
 from ..scenarios.fact_pairs import KINSHIP, SAME_STATEMENT, SENTENCE_SENSE, comparable_pairs
 from ..scenarios.facts import Fact
 from ..scenarios.scenario import PersonaPool, Scenario
 from .double import shared_terms, term_frequency
-from .pair_prompts import ComparativePrompt
-from .pairs import TwoPartSynthesizer
-from .term_based import ChunkTerms, local_wording, term_evidence, writes_offline
+from .pairs import (
+    LANGUAGE_RULE,
+    ROLE,
+    PairInput,
+    TwoPartSynthesizer,
+    english_only,
+    finish_question,
+    how_fields,
+    kind_task,
+    pair_reference,
+    term_and_sides,
+)
+from .term_based import (
+    ChunkTerms,
+    local_comparison,
+    local_wording,
+    term_evidence,
+    writes_offline,
+)
 
-__all__ = ["ComparativeQuerySynthesizer", "cross_document_links", "document_label"]
+__all__ = [
+    "ComparativePrompt",
+    "ComparativeQuerySynthesizer",
+    "comparison_question",
+    "cross_document_links",
+    "document_label",
+]
 
 COMPARED = frozenset({"definition", "purpose", "constraint", "default", "value"})
 DEFINING = frozenset({"definition", "purpose"})
@@ -52,6 +80,116 @@ ONE_SIDE = "reference does not state both sides"
 _BRACKETED = re.compile(r"\s*[\[(][^\])]*[\])]\s*")
 
 Side = tuple[str, Fact]
+
+
+class ComparativePrompt(Prompt[PairInput, GeneratedSample]):
+    name = "synth.comparative"
+    instruction = (
+        ROLE + "This question asks for a comparison. The terms name the sides: two subjects (one per "
+        "context), or one subject followed by the two documents that describe it. Follow the task and write "
+        "as the persona would ask; the question must name both sides and need both contexts. Then write the "
+        "reference answer in two parts on two lines, one per context in their order, each saying what that "
+        "context states about its side (1 or 2 sentences each, no outside knowledge, no claim that neither "
+        "context makes). When facts are given, base each part on its fact. " + LANGUAGE_RULE
+    )
+    examples = [
+        (
+            PairInput(
+                kind="comparative",
+                task=kind_task("comparative", "perfect_grammar", "short"),
+                persona="SRE: keeps alerting healthy for an on-call rotation.",
+                terms=["counter", "gauge"],
+                style="perfect_grammar",
+                length="short",
+                contexts=[
+                    "A counter is a cumulative metric whose value can only increase or be reset to zero.",
+                    "A gauge is a metric that represents a single value that can go up and down.",
+                ],
+            ),
+            GeneratedSample(
+                question="How does a counter differ from a gauge?",
+                reference="A counter is cumulative: it only increases or resets to zero.\n"
+                "A gauge holds a single value that can go up and down.",
+            ),
+        )
+    ]
+
+    def offline(self, data: PairInput) -> GeneratedSample:
+        words = local_wording(label_code(data.language))
+        if words is not None:
+            question, reference = local_comparison(
+                words, data.facts, data.terms, data.contexts, data.labels, **how_fields(data)
+            )
+            return GeneratedSample(question=question, reference=reference)
+        english_only(self.name, data.language)
+        question = comparison_question(
+            data.facts,
+            terms=data.terms,
+            persona=data.persona,
+            style=data.style,
+            length=data.length,
+            seed=data.seed,
+            scope=data.scope,
+        )
+        return GeneratedSample(
+            question=question, reference=pair_reference(data.facts, data.terms[0], data.contexts)
+        )
+
+
+def comparison_question(
+    facts: Sequence[Fact],
+    *,
+    terms: Sequence[str],
+    persona: str = "",
+    style: str = "perfect_grammar",
+    length: str = "medium",
+    seed: int = 0,
+    scope: str = "",
+) -> str:
+    """A question comparing two sides. ``terms``: [x, y] for two subjects (one fact each), or [x, A, B]
+    for one subject x as documents A and B describe it (facts optional)."""
+    rng = random.Random(f"comparative|{seed}|{'|'.join(f.reference for f in facts)}|{'|'.join(terms)}")
+    if len(terms) >= 3 or len(facts) < 2:  # one subject, two documents
+        x = _subject(facts[0]) if facts else terms[0]
+        _, a, b = term_and_sides(terms, ())
+        if style == "web_search":
+            return f"{x} {a} vs {b}".lower()
+        core = rng.choice(
+            (
+                f"How do {a} and {b} differ on {x}?",
+                f"What do {a} and {b} each say about {x}?",
+                f"How does {a} describe {x} compared with {b}?",
+            )
+        )
+        protect = [x, a, b]
+    else:
+        first, second = facts[0], facts[1]
+        x, y = noun_phrase(first, bare=True), noun_phrase(second, bare=True)
+        if style == "web_search":
+            rules = " rules" if first.pattern == "constraint" else ""
+            return rng.choice((f"{x} vs {y}{rules}", f"{x} {y} difference")).lower()
+        if first.pattern in DEFINING and second.pattern in DEFINING:
+            core = compare_question(first, second, rng)
+        elif first.pattern == "constraint":
+            core = rng.choice(
+                (
+                    f"How do the rules for {x} differ from those for {y}?",
+                    f"What is required of {x}, compared with {y}?",
+                    f"How do the requirements for {x} and {y} compare?",
+                )
+            )
+        elif first.pattern == "default":
+            core = f"How do the defaults of {x} and {y} differ?"
+        else:
+            core = f"How does {x} compare with {y}?"
+        protect = [x, y, first.focus, second.focus]
+    return finish_question(core, protect, persona=persona, style=style, length=length, seed=seed, scope=scope)
+
+
+def _subject(fact: Fact) -> str:
+    """The subject mid-sentence, with "the" kept ("differ on the complete set of labels") and "a" not."""
+    phrase = noun_phrase(fact)
+    return phrase if phrase.startswith("the ") else noun_phrase(fact, bare=True)
 
 
 class ComparativeQuerySynthesizer(TwoPartSynthesizer):

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ...core.engine import get_engine
+from ...core.prompts import Prompt
 from ...kg.graph import EdgeKind, KnowledgeGraph, NodeKind
 from ...personas.language import node_language
 from ...samples.testset import TestsetSample
@@ -29,13 +30,20 @@ from ...text.lexical import stemmed_words
 from ..base import Grounding
 from ..pipeline.quality import QualityGate
 from ..questions.offline import answer_sentences, term_pattern
+from ..questions.prompts import GeneratedSample, QueryInput, QueryPrompt
 from ..scenarios.fact_index import FactIndex
 from ..scenarios.facts import Fact
 from ..scenarios.scenario import PersonaPool, Scenario
-from .pair_prompts import DistractingPrompt, NearMissInput, kind_fields
+from .pairs import LANGUAGE_RULE, ROLE, NearMissInput, kind_fields, kind_task
 from .single_hop import SingleHopSpecificQuerySynthesizer
 
-__all__ = ["DistractingQuerySynthesizer", "DistractingScenario", "distractor_problem", "near_misses"]
+__all__ = [
+    "DistractingPrompt",
+    "DistractingQuerySynthesizer",
+    "DistractingScenario",
+    "distractor_problem",
+    "near_misses",
+]
 
 # How much an edge of each kind says "this chunk looks like the answer chunk" (times its score).
 EDGE_WEIGHTS = {EdgeKind.SIMILAR: 1.0, EdgeKind.ENTITY_OVERLAP: 0.6, EdgeKind.THEME_OVERLAP: 0.4}
@@ -49,6 +57,56 @@ class DistractingScenario(Scenario):
     distractor_ids: list[str] = []
     distractors: list[str] = []
     answers: list[str] = []  # what the near-miss must not contain (fact answers or reference sentences)
+
+
+class DistractingPrompt(Prompt[NearMissInput, GeneratedSample]):
+    name = "synth.distracting"
+    instruction = (
+        ROLE + "This question tests whether the assistant is misled by a look-alike passage: "
+        "`answer_context` holds the answer, `near_miss` comes from elsewhere in the documentation and "
+        "shares some of its vocabulary without holding that answer. Follow the task, write as the persona "
+        "would ask, and do not give the answer away. Then write the reference answer in 1 to 4 sentences "
+        "from `answer_context` alone: nothing taken from `near_miss`, no outside knowledge. When facts are "
+        "given, ask what they answer and base the reference on them. " + LANGUAGE_RULE
+    )
+    examples = [
+        (
+            NearMissInput(
+                kind="distracting",
+                task=kind_task("distracting", "perfect_grammar", "short"),
+                persona="Platform engineer: runs the monitoring stack for several teams.",
+                terms=["scrape timeout"],
+                style="perfect_grammar",
+                length="short",
+                answer_context="The scrape timeout bounds how long one scrape may take. It defaults to 10 "
+                "seconds and must not exceed the scrape interval.",
+                near_miss="Remote write batches samples and sends them with its own timeout; a batch that "
+                "times out is retried with backoff.",
+            ),
+            GeneratedSample(
+                question="What is the default scrape timeout?",
+                reference="The scrape timeout defaults to 10 seconds, and it must not exceed the scrape "
+                "interval.",
+            ),
+        )
+    ]
+
+    def offline(self, data: NearMissInput) -> GeneratedSample:
+        """The single-hop question of the answer context, in any language with offline templates."""
+        single = QueryInput(
+            kind="single_hop_specific",
+            task="",
+            persona=data.persona,
+            terms=data.terms,
+            contexts=[data.answer_context],
+            style=data.style,
+            length=data.length,
+            seed=data.seed,
+            facts=data.facts,
+            scope=data.scope,
+            language=data.language,
+        )
+        return QueryPrompt().offline(single)
 
 
 class DistractingQuerySynthesizer(SingleHopSpecificQuerySynthesizer):

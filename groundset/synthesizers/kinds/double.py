@@ -10,38 +10,174 @@ in an English corpus without facts) any related pair works: two chunks that name
 rarest, not the product's name), each asked about in its own part.
 
 Offline in Chinese, Japanese, German, French and Spanish (no facts there) each chunk of a related pair in
-one language gives a term of its own (``kinds_languages.native_terms``): two single-hop questions in the
+one language gives a term of its own (``term_based.native_terms``): two single-hop questions in the
 language joined by its connector ("…，以及…？", "…, und …?"), the reference each chunk's sentences about
 its term, one line per chunk; each chunk opens up to two pairs (those corpora are often small). Offline,
 a test set in a language without such templates gets no double questions.
+
+Its prompt writes the two questions in one message; offline, English questions join two single
+questions ("What is X, and how do I Y?"), each asking one fact of its own context.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
+from ...core.prompts import Prompt
 from ...kg.graph import EdgeKind, KnowledgeGraph, NodeKind
-from ...personas.language import nodes_language
+from ...personas.language import label_code, nodes_language
 from ..base import Grounding
 from ..questions.offline import term_pattern
-from ..questions.prompts import evidence_groups
-from ..questions.templates import ORDER
+from ..questions.prompts import (
+    GeneratedSample,
+    evidence_groups,
+)
+from ..questions.styles import agreement
+from ..questions.templates import (
+    ORDER,
+    shortest_question,
+    single_question,
+    web_query,
+)
 from ..scenarios.fact_index import FactIndex
 from ..scenarios.facts import Fact
 from ..scenarios.scenario import PersonaPool, Scenario
-from .pair_prompts import DoublePrompt
-from .pairs import TwoPartSynthesizer
+from .pairs import (
+    LANGUAGE_RULE,
+    ROLE,
+    PairInput,
+    TwoPartSynthesizer,
+    english_only,
+    finish_question,
+    how_fields,
+    kind_task,
+    pair_reference,
+    term_and_sides,
+)
 from .single_hop import pick_fact
-from .term_based import ChunkTerms, local_chunks, writes_offline
+from .term_based import (
+    ChunkTerms,
+    local_chunks,
+    local_double,
+    local_wording,
+    writes_offline,
+)
 
-__all__ = ["DoubleQuerySynthesizer", "related_chunks", "shared_terms", "term_frequency"]
+__all__ = [
+    "DoublePrompt",
+    "DoubleQuerySynthesizer",
+    "double_question",
+    "related_chunks",
+    "shared_terms",
+    "term_frequency",
+]
 
 LINKS = (EdgeKind.SIMILAR, EdgeKind.ENTITY_OVERLAP, EdgeKind.THEME_OVERLAP)
 ONE_PART = "reference does not answer both parts"
 PAIRS_PER_CHUNK = 2  # term-based pairs a chunk opens, in rounds (every chunk's first, then seconds)
+
+
+class DoublePrompt(Prompt[PairInput, GeneratedSample]):
+    name = "synth.double"
+    instruction = (
+        ROLE + "This question asks two things in one message, as users often do. Follow the task and write "
+        "as the persona would ask; each part must be answerable from its own context alone and must not "
+        "give its answer away. Then write the reference answer in two parts on two lines: the first line "
+        "answers the first part from the first context only, the second line the second part from the "
+        "second context only (1 or 2 sentences each, no outside knowledge). When facts are given, ask what "
+        "they answer, in their order, and base each part on its fact. " + LANGUAGE_RULE
+    )
+    examples = [
+        (
+            PairInput(
+                kind="double",
+                task=kind_task("double", "perfect_grammar", "medium"),
+                persona="Backend developer: adds metrics to a payments service.",
+                terms=["histogram", "label values"],
+                style="perfect_grammar",
+                length="medium",
+                contexts=[
+                    "A histogram samples observations and counts them in configurable buckets.",
+                    "Label values should have a bounded set of values; an unbounded user ID makes a new "
+                    "series per user.",
+                ],
+            ),
+            GeneratedSample(
+                question="What does a histogram do with observations, and what should I avoid in label "
+                "values?",
+                reference="A histogram samples observations and counts them in configurable buckets.\n"
+                "Label values should come from a bounded set: an unbounded value such as a user ID makes a "
+                "new series per user.",
+            ),
+        )
+    ]
+
+    def offline(self, data: PairInput) -> GeneratedSample:
+        words = local_wording(label_code(data.language))
+        if words is not None:
+            question, reference = local_double(
+                words, data.facts, data.terms, data.contexts, **how_fields(data)
+            )
+            return GeneratedSample(question=question, reference=reference)
+        english_only(self.name, data.language)
+        question = double_question(
+            data.facts,
+            terms=data.terms,
+            labels=data.labels,
+            persona=data.persona,
+            style=data.style,
+            length=data.length,
+            seed=data.seed,
+            scope=data.scope,
+        )
+        return GeneratedSample(
+            question=question, reference=pair_reference(data.facts, data.terms[0], data.contexts)
+        )
+
+
+def double_question(
+    facts: Sequence[Fact],
+    *,
+    terms: Sequence[str] = (),
+    labels: Sequence[str] = (),
+    persona: str = "",
+    style: str = "perfect_grammar",
+    length: str = "medium",
+    seed: int = 0,
+    scope: str = "",
+) -> str:
+    """Two questions in one: the first fact's and the second's, joined by "and" (a search query: both
+    keyword sets). Without two facts: what each context (``labels``) says about ``terms[0]``."""
+    rng = random.Random(f"double|{seed}|{'|'.join(f.reference for f in facts)}|{'|'.join(terms)}")
+    if len(facts) >= 2:
+        first, second = facts[0], facts[1]
+        if style == "web_search":
+            return f"{web_query([first], rng)} and {web_query([second], rng)}"
+        ask = shortest_question if length == "short" else (lambda fact: single_question(fact, rng))
+        core = f"{ask(first).rstrip('?')}, and {_lower_question(ask(second))}"
+        protect = [f.focus for f in facts]
+    else:
+        term, a, b = term_and_sides(terms, labels)
+        if style == "web_search":
+            return f"{term} {a} and {term} {b}".lower()
+        fill = {"term": term, "a": a, "b": b, **agreement(term)}
+        core = rng.choice(
+            (
+                "What {be} {a_term} in {a}, and how {be} it used in {b}?",
+                "What does {a} say about {term}, and what does {b} add?",
+            )
+        ).format(**fill)
+        protect = [term, a, b]
+    return finish_question(core, protect, persona=persona, style=style, length=length, seed=seed, scope=scope)
+
+
+def _lower_question(question: str) -> str:
+    """The second question of a pair, mid-sentence: its question word in lower case."""
+    first, _, rest = question.partition(" ")
+    return f"{first.lower()} {rest}" if first.isalpha() and first[1:] == first[1:].lower() else question
 
 
 class DoubleQuerySynthesizer(TwoPartSynthesizer):
