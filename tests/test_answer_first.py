@@ -13,11 +13,11 @@ from groundset.core.engine import CallEngine
 from groundset.kg import build_knowledge_graph
 from groundset.synthesizers.questions.answer_first import answer_slots, fact_question, fact_reference
 from groundset.synthesizers.questions.templates import follow_up, pair_question, single_question
+from groundset.synthesizers.scenarios.answer_patterns import invert
 from groundset.synthesizers.scenarios.fact_index import FactIndex
 from groundset.synthesizers.scenarios.fact_pairs import comparable_pairs, same_subject_pairs
 from groundset.synthesizers.scenarios.facts import facts_of, subject_key
 from groundset.synthesizers.scenarios.passages import passages
-from groundset.synthesizers.scenarios.patterns_en import invert
 from groundset.synthesizers.scenarios.spread import ContextBudget
 from groundset.synthesizers.scenarios.topics import worth_asking
 

@@ -15,6 +15,7 @@ import pytest
 
 from groundset.kg import build_knowledge_graph
 from groundset.languages import WORDINGS, wording
+from groundset.languages.words import word_set
 from groundset.personas import PersonaInput, PersonaPrompt, generate_personas
 from groundset.personas.language import check_language, language_label, majority_language
 from groundset.personas.nouns import cjk_share
@@ -25,7 +26,6 @@ from groundset.synthesizers.questions.local import local_question
 from groundset.synthesizers.questions.prompts import QueryInput, QueryPrompt
 from groundset.synthesizers.questions.styles import STYLES
 from groundset.text.language import detect_language
-from groundset.text.sentences import word_set
 
 from .openai_stub import Reply
 from .verdicts import for_keys

@@ -16,6 +16,7 @@ import pytest
 
 from groundset.core import CallEngine
 from groundset.kg import build_knowledge_graph
+from groundset.languages.words import word_set
 from groundset.personas import Persona
 from groundset.personas.language import language_label
 from groundset.personas.nouns import cjk_share
@@ -41,7 +42,6 @@ from groundset.synthesizers.kinds.out_of_scope.synthesizer import (
 from groundset.synthesizers.questions.styles import LENGTHS, STYLES
 from groundset.synthesizers.scenarios.scenario import PersonaPool
 from groundset.text.language import detect_language, script_language
-from groundset.text.sentences import word_set
 
 from .openai_stub import Reply
 

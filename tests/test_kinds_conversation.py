@@ -15,6 +15,7 @@ from types import SimpleNamespace
 import pytest
 
 from groundset.core import CallEngine
+from groundset.languages.en import QUERY_STOP_WORDS
 from groundset.personas import generate_personas
 from groundset.samples.testset import Testset, TestsetSample
 from groundset.samples.turns import Turn
@@ -27,7 +28,6 @@ from groundset.synthesizers.kinds.conversational.synthesizer import (
     turn_samples,
 )
 from groundset.synthesizers.kinds.situational import SituationalQuerySynthesizer
-from groundset.synthesizers.questions.styles import STOP_WORDS
 from groundset.synthesizers.scenarios.facts import Fact
 from groundset.text.plaintext import plain_text
 
@@ -64,7 +64,7 @@ def offline_conversations(graph):
 
 
 def _words(text: str) -> set[str]:
-    return {w for w in re.findall(r"[a-z][a-z-]{3,}", text.casefold()) if w not in STOP_WORDS}
+    return {w for w in re.findall(r"[a-z][a-z-]{3,}", text.casefold()) if w not in QUERY_STOP_WORDS}
 
 
 def _grounded(reference: str, contexts: list[str]) -> bool:

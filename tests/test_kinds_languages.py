@@ -19,6 +19,7 @@ from groundset.core import CallEngine
 from groundset.kg import build_knowledge_graph
 from groundset.kg.graph import EdgeKind
 from groundset.languages import WORDINGS
+from groundset.languages.words import word_set
 from groundset.personas.nouns import cjk_share
 from groundset.samples.testset import TestsetSample
 from groundset.synthesizers import TestsetGenerator
@@ -38,7 +39,7 @@ from groundset.synthesizers.kinds.term_based import follow_up_question, writes_o
 from groundset.synthesizers.pipeline.quality import mentions
 from groundset.synthesizers.questions.local import local_style
 from groundset.text.plaintext import plain_text
-from groundset.text.sentences import split_sentences, word_set
+from groundset.text.sentences import split_sentences
 
 from .openai_stub import Reply
 from .verdicts import for_keys

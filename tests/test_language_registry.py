@@ -52,7 +52,6 @@ def test_the_five_languages_with_templates_provide_the_words_a_test_set_needs():
     for code in ("de", "fr", "es", "zh", "ja"):
         for part in ("questions", "aspects", "refusal_form", "personas", "refusals", "negations"):
             assert LANGUAGES[code].provides(part), (code, part)
-    assert LANGUAGES["fr"].elision.apply("la version de {term}", "Orbiscope") == "la version d'{term}"
 
 
 def test_an_unknown_part_is_named_with_the_parts():

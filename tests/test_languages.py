@@ -17,7 +17,8 @@ from langchain_core.documents import Document
 from groundset.core import CallEngine
 from groundset.documents.loader import load_documents
 from groundset.kg import KnowledgeGraph, NodeKind, build_knowledge_graph
-from groundset.text import language, lexical, nlp, phrases, sentences
+from groundset.languages.words import word_set
+from groundset.text import language, lexical, nlp, phrases
 from groundset.text.entities import EntityExtractor
 from groundset.text.language import detect_language, language_code, languages_of, script_language
 from groundset.text.lexical import LexicalContext, content_words, critical_terms
@@ -451,7 +452,7 @@ def test_each_text_is_tokenised_once(monkeypatch: pytest.MonkeyPatch) -> None:
     context = LexicalContext("Ältere Blöcke werden nicht komprimiert.", lang="de")
     assert not context.judge("Ältere Blöcke werden komprimiert.").supported
     assert seen == ["Ältere Blöcke werden nicht komprimiert.", "Ältere Blöcke werden komprimiert."]
-    assert lexical.word_set is sentences.word_set
+    assert lexical.word_set is word_set  # one definition of a word list, in groundset.languages.words
 
 
 # ----------------------------------------------------------------------------------------------------------

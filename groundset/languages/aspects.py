@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Aspect", "AspectWording", "Elision", "cjk_words", "latin_words"]
+__all__ = ["Aspect", "AspectWording", "cjk_words", "latin_words"]
 
 
 @dataclass(frozen=True)
@@ -44,19 +44,3 @@ def latin_words(pattern: str) -> re.Pattern[str]:
 def cjk_words(pattern: str) -> re.Pattern[str]:
     """Words of Chinese or Japanese text, which has no spaces to bound them."""
     return re.compile(pattern, re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class Elision:
-    """Words a language shortens before a term that starts with one of ``before`` ("de {term}" ->
-    "d'{term}" before "Orbiscope"), applied to a template before the term is filled in."""
-
-    before: re.Pattern[str]
-    forms: tuple[tuple[str, str], ...]
-
-    def apply(self, template: str, term: str) -> str:
-        if not self.before.match(term):
-            return template
-        for full, short in self.forms:
-            template = template.replace(full, short)
-        return template

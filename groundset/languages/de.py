@@ -44,6 +44,11 @@ _BACK_WORDS = (
 
 QUESTIONS = QuestionWording(
     code="de",
+    # A situational question's situation: {lead} (the persona's role or a neutral one), {topic} (quoted).
+    situations=(
+        "Als {lead} arbeite ich gerade an {topic}.",
+        "Als {lead} beschäftige ich mich diese Woche mit {topic}.",
+    ),
     single={
         "definition": (
             "Was versteht man unter „{term}“?",
@@ -422,7 +427,12 @@ _SUBORDINATE_DE = re.compile(
     re.IGNORECASE,
 )
 
-REFUSALS = refusal_words(_GERMAN, r"\b(?:nicht|nichts|kein\w*)\b", _SUBORDINATE_DE)
+REFUSALS = refusal_words(
+    _GERMAN,
+    r"\b(?:nicht|nichts|kein\w*)\b",
+    _SUBORDINATE_DE,
+    guess=r"\b(?:aber|jedoch)\b,?\s+(?:\w+\s+){0,3}?(?:ich\s+(?:denke|glaube|vermute)|vermutlich|wahrscheinlich)",
+)
 
 
 # -- sentences and negations (``sentences``, ``negations``) ----------------------------------------
@@ -458,6 +468,5 @@ LANGUAGE = Language(
     negations=NEGATIONS,
     falls_back={
         "noun_articles": "none needed: German capitalises its nouns",
-        "elision": "none: the language shortens no word before a term",
     },
 )

@@ -73,6 +73,21 @@ POINTER_WORDS = word_set(
 )
 
 
+# Words a search query leaves out (web_search style) and that never make a question's subject.
+QUERY_STOP_WORDS: frozenset[str] = word_set(
+    """
+    a an the and or but nor so if then than that this these those there here of to in on at by for
+    from with without into onto about over under between through during before after as per via
+    is are was were be been being am do does did doing done have has had having can could will
+    would shall should may might must i me my we us our you your he him his she her it its they
+    them their what which who whom whose when where why how not no also just very too any some
+    all each every both either neither such same other another more most much many few own only
+    one anything something someone anyone really actually exactly please tell explain know say
+    says said according documentation docs described mentioned given mean meant want need
+    """
+)
+
+
 # -- out-of-scope aspects (``aspects``) ------------------------------------------------------------
 
 
@@ -294,6 +309,9 @@ REFUSALS = refusal_words(
     r"|difficult|unclear|rather|prefer)\b|n't",
     _SUBORDINATE_EN,
     set_phrases=_NOT_CLAUSES_EN,
+    # After a refusal, a guess that still supplies the asked fact ("..., but I think it is 42").
+    guess=r"\b(?:but|however|though|still)\b,?\s+(?:\w+(?:'s)?\s+){0,3}?(?:i\s+(?:think|believe|guess|assume|"
+    r"suspect|would\s+say)|probably|likely|presumably)\b",
 )
 
 
@@ -323,7 +341,6 @@ LANGUAGE = Language(
     negations=NEGATIONS,
     falls_back={
         "noun_articles": "none needed: English terms are the extractors' noun phrases",
-        "elision": "none: the language shortens no word before a term",
         "questions": "English questions are written answer first from facts: the generator's answer patterns "
         "and templates (groundset.synthesizers.scenarios and .questions) are English's question words",
         "personas": "English personas are named with the role nouns and duties of groundset.personas.roles",

@@ -43,6 +43,11 @@ _BACK_WORDS = (
 
 QUESTIONS = QuestionWording(
     code="es",
+    # A situational question's situation: {lead} (the persona's role or a neutral one), {topic} (quoted).
+    situations=(
+        "Como {lead}, ahora mismo estoy trabajando con {topic}.",
+        "Como {lead}, esta semana estoy revisando {topic}.",
+    ),
     single={
         "definition": (
             "¿Qué significa «{term}»?",
@@ -405,7 +410,12 @@ _SUBORDINATE_ES = re.compile(
     re.IGNORECASE,
 )
 
-REFUSALS = refusal_words(_SPANISH, r"\b(?:no|nada|ninguna?)\b", _SUBORDINATE_ES)
+REFUSALS = refusal_words(
+    _SPANISH,
+    r"\b(?:no|nada|ninguna?)\b",
+    _SUBORDINATE_ES,
+    guess=r"\b(?:pero|sin\s+embargo)\b,?\s+(?:\w+\s+){0,3}?(?:creo|supongo|probablemente|seguramente)",
+)
 
 
 # -- sentences and negations (``sentences``, ``negations``) ----------------------------------------
@@ -434,7 +444,5 @@ LANGUAGE = Language(
     refusals=REFUSALS,
     sentences=SENTENCES,
     negations=NEGATIONS,
-    falls_back={
-        "elision": "none: the language shortens no word before a term",
-    },
+    falls_back={},
 )

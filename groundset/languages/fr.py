@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import re
 
-from .aspects import Aspect, AspectWording, Elision, latin_words
+from .aspects import Aspect, AspectWording, latin_words
 from .language import Language
 from .personas import PersonaWords
 from .questions import Cues, QuestionWording, drop_accents, drop_words, letter_typos
@@ -49,6 +49,13 @@ _BEFORE_NOUNS = (
 
 QUESTIONS = QuestionWording(
     code="fr",
+    # A situational question's situation: {lead} (the persona's role or a neutral one), {topic} (quoted).
+    situations=(
+        "En tant que {lead}, je travaille en ce moment sur {topic}.",
+        "En tant que {lead}, je me penche cette semaine sur {topic}.",
+    ),
+    # "que" and "de" before a vowel or a mute h, as templates join them to any word: "En tant que ingénieur".
+    elision=re.compile(r"\b([QqDd]|[Qq]u)e\s+(?=[aeiouyhàâäéèêëîïôöûüœAEIOUYHÀÂÄÉÈÊÎÔÛŒ])"),
     single={
         "definition": (
             "Que signifie « {term} » ?",
@@ -430,7 +437,10 @@ _SUBORDINATE_FR = re.compile(
 )
 
 REFUSALS = refusal_words(
-    _FRENCH, r"\b(?:ne|pas|rien|aucune?|dépasse(?:nt)?|sort(?:ent)?)\b|\bn'", _SUBORDINATE_FR
+    _FRENCH,
+    r"\b(?:ne|pas|rien|aucune?|dépasse(?:nt)?|sort(?:ent)?)\b|\bn'",
+    _SUBORDINATE_FR,
+    guess=r"\b(?:mais|cependant)\b,?\s+(?:\S+\s+){0,3}?(?:je\s+(?:pense|crois|suppose)|probablement|sans\s+doute)",
 )
 
 
@@ -455,10 +465,6 @@ LANGUAGE = Language(
     aspects=ASPECTS,
     refusal_form="La documentation ne précise pas {missing}.",
     noun_articles=r"(?:le|la|les|un|une|des|du|au|aux|ce|cette|ces|chaque)\s+|l['’]",
-    elision=Elision(
-        re.compile(r"[aeiouyàâäéèêëîïôöûüh]", re.IGNORECASE),
-        (("de {term}", "d'{term}"), ("que {term}", "qu'{term}")),
-    ),
     personas=PERSONAS,
     refusals=REFUSALS,
     sentences=SENTENCES,

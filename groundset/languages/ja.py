@@ -67,6 +67,11 @@ def unconverted(text: str, rng: random.Random) -> str:
 
 QUESTIONS = QuestionWording(
     code="ja",
+    # A situational question's situation: {lead} (the persona's role or a neutral one), {topic} (quoted).
+    situations=(
+        "{lead}として、今{topic}に取り組んでいます。",
+        "{lead}として、今週は{topic}まわりを見直しています。",
+    ),
     single={
         "definition": (
             "{term}とは何ですか？",
@@ -379,7 +384,13 @@ _DANGLING_JA = re.compile(
     r"^(?!\s*(?:でした|です)?\s*(?:[。．.!！?？、,）)」』\n]|$|が[、,]|けど|けれど|ね|よ|し[、,]))"
 )
 
-REFUSALS = refusal_words(_JAPANESE, r"ません|ない|なし|不明", _SUBORDINATE_JA, dangling=_DANGLING_JA)
+REFUSALS = refusal_words(
+    _JAPANESE,
+    r"ません|ない|なし|不明",
+    _SUBORDINATE_JA,
+    dangling=_DANGLING_JA,
+    guess=r"(?:が|けど|けれども?)[、,]?\s*(?:おそらく|たぶん|多分|恐らく|きっと)|と思(?:います|われます)",
+)
 
 
 # -- negations (``negations``) ----------------------------------------------------------------------
@@ -398,7 +409,6 @@ LANGUAGE = Language(
     negations=NEGATIONS,
     falls_back={
         "noun_articles": "none needed: Japanese terms are checked by their script and frequency",
-        "elision": "none: the language shortens no word before a term",
         "sentences": "Japanese ends a sentence at 。！？ whatever precedes it; a period only matters in "
         "embedded English, read with the English abbreviations",
     },

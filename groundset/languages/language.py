@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 
-from .aspects import Aspect, Elision
+from .aspects import Aspect
 from .personas import PersonaWords
 from .questions import QuestionWording
 from .refusals import RefusalWords
@@ -26,7 +26,6 @@ class Language:
     refusal_form: str = ""  # the reference of a question to decline: "{missing}" is what was asked
     # Words before a noun (a regular expression): a term found after one reads as a thing ("la condición").
     noun_articles: str = ""
-    elision: Elision | None = None  # words shortened before a term ("d'Orbiscope")
     personas: PersonaWords | None = None  # offline persona names and roles
     refusals: RefusalWords | None = None  # phrases that decline to answer (refusal metrics)
     sentences: SentenceWords | None = None  # abbreviations a period does not end a sentence after

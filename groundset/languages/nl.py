@@ -13,11 +13,12 @@ LANGUAGE = Language(
     negations=word_set("niet geen nooit niets niemand zonder noch"),
     falls_back={
         "noun_articles": "none: every term is taken as a noun",
-        "elision": "none: the language shortens no word before a term",
-        "questions": "English",
-        "aspects": "English",
+        "questions": "English templates for single-hop, multi-hop and situational questions offline; "
+        "comparative, double and conversational questions are written only by a model",
+        "aspects": "English aspects when a model writes the question; offline no out-of-scope question "
+        "is written (no English question around text in another language)",
         "personas": "English",
-        "refusals": "English",
+        "refusals": "the phrases of every language that has them are tried, English first",
         "sentences": "English",
     },
 )

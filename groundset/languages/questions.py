@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 __all__ = ["CASES", "Cues", "QuestionWording", "drop_accents", "drop_words", "letter_typos"]
 
-# Evidence cases of a single-hop question, as in the English templates (offline_questions).
+# Evidence cases of a single-hop question, as in the English templates (``synthesizers.questions.offline``).
 CASES = ("definition", "default", "duration", "amount", "requirement", "generic")
 # Multi-hop forms: two labels, one, none; abstract with two or more labels, or none.
 FORMS = ("two", "one", "none", "abstract", "abstract_none")
@@ -75,6 +75,9 @@ class QuestionWording:
     back_words: tuple[str, ...] = ()  # words a later turn refers back with ("dafür", "cela")
     back_marks: tuple[str, ...] = ()  # the same in a language without spaces, found anywhere ("它")
     openers: tuple[str, ...] = ()  # how a follow-up opens ("und", "那"): regular expressions
+    situations: tuple[str, ...] = ()  # what the asker is working on: {lead}, {topic} (situational questions)
+    # Words shortened before a vowel ("que ingénieur" -> "qu'ingénieur"): group 1 is kept, then an apostrophe.
+    elision: re.Pattern[str] | None = None
     # Words before a noun: a one-word term never after one reads as no thing ("collectées").
     articles: tuple[str, ...] = ()
 

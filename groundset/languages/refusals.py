@@ -20,11 +20,11 @@ class RefusalWords:
     subordinate: re.Pattern[str]
     dangling: re.Pattern[str] | None = None
     set_phrases: re.Pattern[str] | None = None  # removed before the subordinate check
+    guess: str = ""  # after a refusal, a guess that still supplies the asked fact (a regular expression)
 
 
 def refusal_words(
-    found: list[str], cue: str, subordinate: re.Pattern[str], **marks: re.Pattern[str]
+    found: list[str], cue: str, subordinate: re.Pattern[str], *, guess: str = "", **marks: re.Pattern[str]
 ) -> RefusalWords:
-    return RefusalWords(
-        re.compile("|".join(found), re.IGNORECASE), re.compile(cue, re.IGNORECASE), subordinate, **marks
-    )
+    claims = re.compile("|".join(found), re.IGNORECASE)
+    return RefusalWords(claims, re.compile(cue, re.IGNORECASE), subordinate, guess=guess, **marks)

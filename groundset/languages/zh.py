@@ -47,6 +47,11 @@ def homophone_slip(text: str, rng: random.Random) -> str:
 
 QUESTIONS = QuestionWording(
     code="zh",
+    # A situational question's situation: {lead} (the persona's role or a neutral one), {topic} (quoted).
+    situations=(
+        "作为一名{lead}，我目前正在处理{topic}相关的工作。",
+        "作为一名{lead}，这周我在梳理{topic}这部分内容。",
+    ),
     single={
         "definition": (
             "{term}是什么？",
@@ -358,7 +363,13 @@ _DANGLING_ZH = re.compile(
     r"^的|^[^，。；：！？,.;:!?]*?(?<![何小同及实临])(?:时(?:候)?|的话)(?=\s*(?:[，,]|会|将|则|就|便|可|需|应|也|要|请|才|必须|$))"
 )
 
-REFUSALS = refusal_words(_CHINESE, r"[没未无不]", _SUBORDINATE_ZH, dangling=_DANGLING_ZH)
+REFUSALS = refusal_words(
+    _CHINESE,
+    r"[没未无不]",
+    _SUBORDINATE_ZH,
+    dangling=_DANGLING_ZH,
+    guess=r"(?:不过|但是|但)(?:我(?:认为|觉得|猜)|可能|应该|大概)",
+)
 
 
 # -- negations (``negations``) ----------------------------------------------------------------------
@@ -377,7 +388,6 @@ LANGUAGE = Language(
     negations=NEGATIONS,
     falls_back={
         "noun_articles": "none needed: Chinese terms are checked by their script and frequency",
-        "elision": "none: the language shortens no word before a term",
         "sentences": "Chinese ends a sentence at 。！？ whatever precedes it; a period only matters in "
         "embedded English, read with the English abbreviations",
     },

@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 
 from ..core.hashing import stable_hash
 from ..core.prompts import Prompt
-from ..text.sentences import word_set
+from ..languages.words import word_set
 from .language import label_code
 from .local_personas import local_persona
 from .model import Persona

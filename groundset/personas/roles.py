@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ..languages.words import word_set
 from ..text.entities import is_file_name
-from ..text.sentences import word_set
 
 __all__ = [
     "FALLBACK_ROLE",

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import re
 
+from ..languages.words import word_set
 from ..text.lexical import STOP_WORDS, content_words
-from ..text.sentences import word_set
 from ..text.stems import stem
 
 TIME, SPAN, NUMBER, NAME, PLACE, STEPS, POLAR = "time", "span", "number", "name", "place", "steps", "polar"

@@ -29,10 +29,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..languages.words import word_set
 from ..text.language import detect_language
 from ..text.lexical import content_words, words
 from ..text.plaintext import plain_text
-from ..text.sentences import split_sentences, word_set
+from ..text.sentences import split_sentences
 from ..text.stems import stem
 from .answer_types import expected_kinds, gives, new_names
 from .metrics.refusal_phrases import claims, find_refusal

@@ -24,10 +24,11 @@ from dataclasses import dataclass
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from ..languages import LANGUAGES
+from ..languages.words import word_set
 from .language import NOUN_CAPITALISING, language_code, script_language
 from .nlp import UNSEGMENTED, stop_words, tokens
 from .scripts import HIRAGANA
-from .sentences import split_sentences, word_set
+from .sentences import split_sentences
 from .stems import stem as _stem
 
 WORD = re.compile(r"[^\W_]+(?:[._-][^\W_]+)*", re.UNICODE)

@@ -21,11 +21,12 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
 
+from ..languages.words import word_set
 from .language import NOUN_CAPITALISING, Languages, languages_of
 from .nlp import UNSEGMENTED, stop_words, word_runs
 from .plaintext import plain_text
 from .scripts import HAN, HIRAGANA, KANA
-from .sentences import abbreviations, word_set
+from .sentences import abbreviations
 
 __all__ = ["PhraseModel"]
 

@@ -15,11 +15,10 @@ import re
 
 from ..languages import LANGUAGES
 from ..languages.sentences import SentenceWords
-from ..languages.words import word_set
 from .language import detect_language, language_code
 from .scripts import CJK
 
-__all__ = ["SENTENCE_TERMINALS", "abbreviations", "split_sentences", "word_set"]
+__all__ = ["SENTENCE_TERMINALS", "abbreviations", "split_sentences"]
 
 
 # . ! ? ‼ ⁇ end a sentence only before whitespace (a period only after a real word), or, in CJK text,

@@ -34,17 +34,8 @@ from ...languages.refusals import RefusalWords
 from ...text.language import detect_language
 
 PHRASES: dict[str, RefusalWords] = {code: lang.refusals for code, lang in LANGUAGES.items() if lang.refusals}
-# After a refusal, a guess that still supplies the asked fact ("..., but I think it is 42").
-_GUESS = re.compile(
-    r"\b(?:but|however|though|still)\b,?\s+(?:\w+(?:'s)?\s+){0,3}?(?:i\s+(?:think|believe|guess|assume|"
-    r"suspect|would\s+say)|probably|likely|presumably)\b"
-    r"|(?:不过|但是|但)(?:我(?:认为|觉得|猜)|可能|应该|大概)"
-    r"|(?:が|けど|けれども?)[、,]?\s*(?:おそらく|たぶん|多分|恐らく|きっと)|と思(?:います|われます)"
-    r"|\b(?:aber|jedoch)\b,?\s+(?:\w+\s+){0,3}?(?:ich\s+(?:denke|glaube|vermute)|vermutlich|wahrscheinlich)"
-    r"|\b(?:mais|cependant)\b,?\s+(?:\S+\s+){0,3}?(?:je\s+(?:pense|crois|suppose)|probablement|sans\s+doute)"
-    r"|\b(?:pero|sin\s+embargo)\b,?\s+(?:\w+\s+){0,3}?(?:creo|supongo|probablemente|seguramente)",
-    re.IGNORECASE,
-)
+# After a refusal, a guess that still supplies the asked fact ("..., but I think it is 42"), in any language.
+_GUESS = re.compile("|".join(p.guess for p in PHRASES.values() if p.guess), re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？\n]")
 _CLAUSE_BREAK = re.compile(r"[,;:()\u2013\u2014，、；：（）]")
 # Quotation marks: pairs, and marks that open and close alike; German „...“ closes with English's opener.

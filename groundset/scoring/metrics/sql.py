@@ -23,8 +23,8 @@ from pydantic import BaseModel, Field
 
 from ...core.models import is_offline
 from ...core.prompts import Prompt
+from ...languages.words import word_set
 from ...samples.evaluation import SingleTurnSample
-from ...text.sentences import word_set
 from ..metric import Metric, MetricResult, OutputType, ScoringContext
 
 # Upper-cased by the normalisation: words reserved in both MySQL (whose table names can be case-sensitive)

@@ -30,15 +30,16 @@ from pydantic import BaseModel, Field
 from ...core.engine import get_engine
 from ...core.prompts import Prompt
 from ...languages import QuestionWording, wording
+from ...languages.en import QUERY_STOP_WORDS
 from ...personas.language import label_code
 from ...personas.nouns import reads_as_thing
 from ...personas.roles import is_markup, is_role_word, reads_as_role
 from ...samples.testset import TestsetSample
 from ..questions.local import local_style
 from ..questions.prompts import STYLE_GUIDANCE, QueryInput, QueryPrompt
-from ..questions.styles import STOP_WORDS, apply_style, indefinite_article
+from ..questions.styles import apply_style, indefinite_article
+from ..scenarios.answer_patterns import base_form
 from ..scenarios.facts import Fact
-from ..scenarios.patterns_en import base_form
 from ..scenarios.scenario import Scenario, prompt_fields
 from .single_hop import SingleHopSpecificQuerySynthesizer
 
@@ -73,19 +74,6 @@ _STAKES = (
     "and my team is waiting on my notes",
     "and I'd like to settle this before the next release",
 )
-# The other languages: {lead} (the persona's role in the language, or a neutral one), {topic} (quoted).
-_LOCAL_DOING = {
-    "de": ("Als {lead} arbeite ich gerade an {topic}.",
-           "Als {lead} beschäftige ich mich diese Woche mit {topic}."),
-    "fr": ("En tant que {lead}, je travaille en ce moment sur {topic}.",
-           "En tant que {lead}, je me penche cette semaine sur {topic}."),
-    "es": ("Como {lead}, ahora mismo estoy trabajando con {topic}.",
-           "Como {lead}, esta semana estoy revisando {topic}."),
-    "zh": ("作为一名{lead}，我目前正在处理{topic}相关的工作。",
-           "作为一名{lead}，这周我在梳理{topic}这部分内容。"),
-    "ja": ("{lead}として、今{topic}に取り組んでいます。",
-           "{lead}として、今週は{topic}まわりを見直しています。"),
-}  # fmt: skip
 _POSSESSIVE = re.compile(r"\b(?:their|his|her)\b")
 _MAX_TOPIC_WORDS = 6
 _MAX_WHO_WORDS = 12
@@ -210,11 +198,11 @@ def situation(
     """The asker's situation in 1 or 2 sentences: who they are (the persona) and what they are working on
     (``topic``, the chunk's section title; "" for none). ``local``: the wording of a language other than
     English."""
-    if local is not None and local.code in _LOCAL_DOING:
+    if local is not None and local.situations:
         lead = _local_lead(local, name, rng)
         if not topic:
             return local.long.split("{core}")[0].format(lead=lead, purpose=rng.choice(local.purposes)).strip()
-        return rng.choice(_LOCAL_DOING[local.code]).format(lead=lead, topic=local.quote.format(topic))
+        return rng.choice(local.situations).format(lead=lead, topic=local.quote.format(topic))
     who = _who(name, role, rng)
     doing = rng.choice(_DOING).format(topic=f'"{topic}"') if topic else rng.choice(_DOING_NO_TOPIC)
     if length != "long":
@@ -271,7 +259,7 @@ def _keywords(name: str, role: str, topic: str, local: QuestionWording | None) -
     for source in (name, topic or role):
         for word in re.findall(r"[^\W_][\w.+-]*", source):
             low = word.lower()
-            if low in STOP_WORDS or is_role_word(word) or low.endswith("ing") or low in words:
+            if low in QUERY_STOP_WORDS or is_role_word(word) or low.endswith("ing") or low in words:
                 continue
             words.append(low)
     return " ".join(words[:_KEYWORDS])

@@ -161,16 +161,12 @@ def padded(words: QuestionWording, term: str) -> str:
 
 
 def tidy(words: QuestionWording, text: str) -> str:
-    """Single spaces; none next to Chinese full-width punctuation; French elision ("qu'ingénieur")."""
+    """Single spaces; none next to Chinese full-width punctuation; the language's elision ("qu'ingénieur")."""
     if words.code == "zh":
         text = _BY_PUNCTUATION.sub("", text)
-    if words.code == "fr":
-        text = _FRENCH_ELISION.sub(lambda m: f"{m.group(1)}'", text)
+    if words.elision is not None:
+        text = words.elision.sub(lambda m: f"{m.group(1)}'", text)
     return " ".join(text.split())
-
-
-# "que" and "de" before a vowel or a mute h, as templates join them to any word: "En tant que ingénieur".
-_FRENCH_ELISION = re.compile(r"\b([QqDd]|[Qq]u)e\s+(?=[aeiouyhàâéèêëîïôöûüœAEIOUYHÀÂÉÈÊÎÔÛŒ])")
 
 
 def too_long(words: QuestionWording, core: str) -> bool:

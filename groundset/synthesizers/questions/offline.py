@@ -13,10 +13,12 @@ import random
 import re
 from collections.abc import Sequence
 
+from ...languages.en import QUERY_STOP_WORDS
+from ...languages.words import word_set
 from ...text.plaintext import plain_text
 from ...text.scripts import CJK
-from ...text.sentences import split_sentences, word_set
-from .styles import LENGTHS, STOP_WORDS, STYLES, agreement, apply_style, size_question
+from ...text.sentences import split_sentences
+from .styles import LENGTHS, STYLES, agreement, apply_style, size_question
 
 __all__ = ["KINDS", "answer_sentences", "offline_question", "offline_reference", "term_pattern"]
 
@@ -291,7 +293,7 @@ def _phrase(sentence: str, exclude: set[str]) -> str:
     previous = ""
     for token in re.findall(r"[A-Za-z][\w'-]*|[^\sA-Za-z]", sentence):
         low = token.lower()
-        content = token[0].isalpha() and len(low) > 2 and low not in STOP_WORDS and low not in exclude
+        content = token[0].isalpha() and len(low) > 2 and low not in QUERY_STOP_WORDS and low not in exclude
         verb = low in _LIKELY_VERBS or low.endswith("ly") or (previous in _VERB_CONTEXT and not runs[-1])
         if content and not verb:
             runs[-1].append(token)

@@ -14,13 +14,13 @@ import re
 from collections.abc import Sequence
 from typing import Literal
 
-from ...languages.en import PREPOSITIONS
+from ...languages.en import PREPOSITIONS, QUERY_STOP_WORDS
+from ...languages.words import word_set
 from ...personas.roles import reads_as_role
-from ...text.sentences import word_set
 
 __all__ = [
     "LENGTHS",
-    "STOP_WORDS",
+    "QUERY_STOP_WORDS",
     "STYLES",
     "QueryLength",
     "QueryStyle",
@@ -38,18 +38,6 @@ QueryLength = Literal["short", "medium", "long"]
 STYLES: tuple[str, ...] = ("perfect_grammar", "poor_grammar", "web_search", "misspelled")
 LENGTHS: tuple[str, ...] = ("short", "medium", "long")
 
-STOP_WORDS: frozenset[str] = word_set(
-    """
-    a an the and or but nor so if then than that this these those there here of to in on at by for
-    from with without into onto about over under between through during before after as per via
-    is are was were be been being am do does did doing done have has had having can could will
-    would shall should may might must i me my we us our you your he him his she her it its they
-    them their what which who whom whose when where why how not no also just very too any some
-    all each every both either neither such same other another more most much many few own only
-    one anything something someone anyone really actually exactly please tell explain know say
-    says said according documentation docs described mentioned given mean meant want need
-    """
-)
 _QUESTION_WORDS = word_set("what which who whom whose when where why how")
 # A query of the term alone loses what was asked; one hint word from the question word keeps it.
 _HINTS = {"what": "meaning", "how": "explained", "why": "reason", "which": "options", "when": "timing"}
@@ -168,7 +156,7 @@ def _web_search(text: str, originals: Sequence[str]) -> str:
         if not key or any(key == seen for seen, _ in keywords):
             continue
         if not protected and (
-            key in STOP_WORDS or key in _QUESTION_WORDS or not any(c.isalnum() for c in key)
+            key in QUERY_STOP_WORDS or key in _QUESTION_WORDS or not any(c.isalnum() for c in key)
         ):
             continue
         keywords.append((key, protected))
@@ -278,7 +266,7 @@ def persona_lead(persona: str, *, seed: int = 0) -> str:
         if len(words) + 1 + len(clause) <= _PERSONA_WORDS:  # a clause cut in the middle reads badly
             words += ["who", _lower_first(clause[0]), *clause[1:]]
     words = words[:_PERSONA_WORDS]
-    while len(words) > 2 and words[-1].lower().strip(".,;") in STOP_WORDS | {"who"}:
+    while len(words) > 2 and words[-1].lower().strip(".,;") in QUERY_STOP_WORDS | {"who"}:
         words.pop()
     return " ".join(words).rstrip(".,;")
 

@@ -14,10 +14,9 @@ import random
 import re
 from collections.abc import Callable
 
-from ...languages.en import DETERMINERS
+from ...languages.en import DETERMINERS, QUERY_STOP_WORDS
+from ..scenarios.answer_patterns import TRANSITIVE, base_form, lower_first, split_article
 from ..scenarios.facts import Fact
-from ..scenarios.patterns_en import TRANSITIVE, base_form, lower_first, split_article
-from .styles import STOP_WORDS
 
 __all__ = ["compare_question", "pair_question", "single_question", "web_query"]
 
@@ -236,7 +235,7 @@ def _constraint_queries(bare: str, s: dict[str, str]) -> list[str]:
     return [f"{bare} requirements"] if verb == "be" else [f"{bare} {verb}"]
 
 
-_STOP = STOP_WORDS | {"e.g", "i.e", "etc"}  # what a search query leaves out
+_STOP = QUERY_STOP_WORDS | {"e.g", "i.e", "etc"}  # what a search query leaves out
 _MAX_KEYWORDS = 7
 
 

@@ -14,9 +14,9 @@ from collections import Counter
 
 from pydantic import BaseModel, Field
 
-from ...text.sentences import word_set
+from ...languages.words import word_set
+from .answer_patterns import Match, match_sentence, split_article
 from .passages import Passage, is_prose, passages
-from .patterns_en import Match, match_sentence, split_article
 from .topics import worth_asking
 
 __all__ = ["FACT_LANGUAGES", "Fact", "facts_of", "prose_vocabulary", "subject_key"]
@@ -43,7 +43,7 @@ _SIMPLE_SUBJECT = re.compile(
 
 
 class Fact(BaseModel):
-    """One answer-bearing sentence and the question it answers (see ``patterns_en.Match``).
+    """One answer-bearing sentence and the question it answers (see ``answer_patterns.Match``).
 
     A prompt shows a model only the pattern, subject and reference; the rest is derived from them
     (and is left out of cache keys for that reason).

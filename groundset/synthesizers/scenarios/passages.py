@@ -14,8 +14,9 @@ from dataclasses import dataclass
 
 from markdown_it.token import Token
 
+from ...languages.words import word_set
 from ...text.mdparse import inline_segments, memo, parse
-from ...text.sentences import split_sentences, word_set
+from ...text.sentences import split_sentences
 
 __all__ = ["Passage", "is_prose", "passages"]
 

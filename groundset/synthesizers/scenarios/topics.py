@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 from ...languages.en import IMPERATIVES
+from ...languages.words import word_set
 from ...text.entities import is_file_name
-from ...text.sentences import word_set
 
 __all__ = ["GENERIC_WORDS", "worth_asking"]
 

@@ -2,7 +2,7 @@
 ones ("What is a gauge?" -> "And what must it start at?"), with each turn's reference; and its offline form.
 
 Offline, the first turn is the single-hop question of its fact (``answer_first``); every later turn is
-the fact's question with the subject as a pronoun (``question_templates.follow_up``) behind an opener
+the fact's question with the subject as a pronoun (``questions.templates.follow_up``) behind an opener
 of a follow-up ("And ...", "OK, and ..."), or a question of its own for a default or a consequence
 ("What about its default?", "What happens if it ..."). References are the facts' sentences. Without
 facts the first turn is the term's question (``QueryPrompt``); in English (a model's scenario asked
@@ -23,16 +23,16 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from ....core.prompts import Prompt
 from ....languages import WORDINGS, QuestionWording
+from ....languages.words import word_set
 from ....personas.language import label_code
-from ....text.sentences import word_set
 from ...questions.answer_first import fact_question
 from ...questions.local import evidence_case, local_style
 from ...questions.offline import answer_sentences, term_pattern
 from ...questions.prompts import STYLE_GUIDANCE, QueryInput, QueryPrompt
 from ...questions.styles import apply_style
 from ...questions.templates import follow_up
+from ...scenarios.answer_patterns import split_article
 from ...scenarios.facts import Fact
-from ...scenarios.patterns_en import split_article
 from ..term_based import follow_up_question, local_wording, mid_sentence, turn_evidence
 
 __all__ = [

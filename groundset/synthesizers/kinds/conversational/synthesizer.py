@@ -13,7 +13,7 @@ turns as the scenario's rng draws. With a model, chunks without facts give term 
 and the next ones that mention the term). Offline the turns of fact chains are English templates.
 
 Offline in Chinese, Japanese, German, French and Spanish (no facts there) a chain is a term of a chunk
-(``kinds_languages.native_terms``) and the chunks that hold sentences about it no earlier turn used: the
+(``term_based.native_terms``) and the chunks that hold sentences about it no earlier turn used: the
 same chunk while it has some, then a linked one (``next``, ``entity_overlap``, ``similar``, or its
 document's); the first turn names the term, each later one asks for those sentences leaning back with
 the language's pronoun or ellipsis (``conversational.prompts``). An English corpus without facts, or a

@@ -33,6 +33,7 @@ from ....core.engine import get_engine
 from ....core.models import describe_model, resolve_embeddings
 from ....judges.aligned import judge, numbered
 from ....kg.graph import KnowledgeGraph
+from ....languages.words import word_set
 from ....personas.language import language_label, node_language, nodes_language
 from ....personas.roles import is_markup
 from ....samples.testset import TestsetSample
@@ -40,7 +41,6 @@ from ....samples.turns import REFUSE
 from ....text.language import script_language
 from ....text.lexical import STOP_WORDS
 from ....text.lexical import words as word_tokens
-from ....text.sentences import word_set
 from ...base import Grounding, Synthesizer
 from ...pipeline.quality import QualityGate
 from ...scenarios.fact_index import corpus_scope

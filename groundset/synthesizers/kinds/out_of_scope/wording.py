@@ -40,12 +40,6 @@ def after_article(term: str, texts: Iterable[str], code: str) -> bool:
     return any(pattern.search(text) for text in texts)
 
 
-def _elided(code: str, template: str, term: str) -> str:
-    """``template`` with the words the language shortens before ``term`` ("la version d'Orbiscope")."""
-    elision = LANGUAGES[code].elision if code in LANGUAGES else None
-    return elision.apply(template, term) if elision else template
-
-
 def local_draft(
     code: str, wording: AspectWording, term: str, *, persona: str = "", style: str, length: str, seed: int
 ) -> tuple[str, str, str]:
@@ -57,7 +51,7 @@ def local_draft(
         raise ValueError(f"no offline wording for language {code!r}")
 
     def fill(template: str) -> str:
-        return tidy(words, _elided(code, template, term).format(term=padded(words, term)))
+        return tidy(words, template.format(term=padded(words, term)))
 
     missing, candidate = fill(wording.missing), fill(wording.candidate)
     if style == "web_search":
