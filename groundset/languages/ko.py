@@ -3,21 +3,14 @@ how every other part is done without its words (mostly in English). Adding a par
 
 from __future__ import annotations
 
-from .language import Language
+from .language import ENGLISH_FALLBACKS, Language
 
 LANGUAGE = Language(
     code="ko",
     name="Korean",
     refusal_form="문서에는 {missing}에 대한 내용이 없습니다.",
     falls_back={
-        "noun_articles": "none: every term is taken as a noun",
-        "questions": "English templates for single-hop, multi-hop and situational questions offline; "
-        "comparative, double and conversational questions are written only by a model",
-        "aspects": "English aspects when a model writes the question; offline no out-of-scope question "
-        "is written (no English question around text in another language)",
-        "personas": "English",
-        "refusals": "the phrases of every language that has them are tried, English first",
-        "sentences": "English",
+        **ENGLISH_FALLBACKS,
         "negations": "none: nothing is read as a negation (spaCy's stop words drop some, the rest count "
         "as content words)",
     },

@@ -12,7 +12,7 @@ from .questions import QuestionWording
 from .refusals import RefusalWords
 from .sentences import SentenceWords
 
-__all__ = ["PARTS", "Language"]
+__all__ = ["ENGLISH_FALLBACKS", "PARTS", "Language"]
 
 
 @dataclass(frozen=True)
@@ -41,3 +41,16 @@ class Language:
 PARTS: tuple[str, ...] = tuple(
     f.name for f in fields(Language) if f.name not in ("code", "name", "falls_back")
 )
+
+# What happens to each part a language leaves out when it has little more than a refusal form (the
+# ``falls_back`` of such a language; a language that provides one of these parts drops its entry).
+ENGLISH_FALLBACKS: Mapping[str, str] = {
+    "noun_articles": "none: every term is taken as a noun",
+    "questions": "English templates for single-hop, multi-hop and situational questions offline; "
+    "comparative, double and conversational questions are written only by a model",
+    "aspects": "English aspects when a model writes the question; offline no out-of-scope question "
+    "is written (no English question around text in another language)",
+    "personas": "English",
+    "refusals": "the phrases of every language that has them are tried, English first",
+    "sentences": "English",
+}

@@ -3,7 +3,7 @@ how every other part is done without its words (mostly in English). Adding a par
 
 from __future__ import annotations
 
-from .language import Language
+from .language import ENGLISH_FALLBACKS, Language
 from .words import word_set
 
 LANGUAGE = Language(
@@ -11,14 +11,5 @@ LANGUAGE = Language(
     name="Portuguese",
     refusal_form="A documentação não diz {missing}.",
     negations=word_set("não nunca jamais nenhum nenhuma nada ninguém sem nem"),
-    falls_back={
-        "noun_articles": "none: every term is taken as a noun",
-        "questions": "English templates for single-hop, multi-hop and situational questions offline; "
-        "comparative, double and conversational questions are written only by a model",
-        "aspects": "English aspects when a model writes the question; offline no out-of-scope question "
-        "is written (no English question around text in another language)",
-        "personas": "English",
-        "refusals": "the phrases of every language that has them are tried, English first",
-        "sentences": "English",
-    },
+    falls_back=ENGLISH_FALLBACKS,
 )

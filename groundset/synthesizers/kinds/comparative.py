@@ -34,7 +34,7 @@ from collections.abc import Iterator, Sequence
 
 from ...core.prompts import Prompt
 from ...kg.graph import EdgeKind, KnowledgeGraph
-from ...personas.language import label_code, node_language, nodes_language
+from ...personas.language import node_language, nodes_language
 from ..base import Grounding
 from ..questions.prompts import GeneratedSample
 from ..questions.templates import compare_question, noun_phrase
@@ -48,11 +48,10 @@ from .pairs import (
     ROLE,
     PairInput,
     TwoPartSynthesizer,
-    english_only,
     finish_question,
     how_fields,
     kind_task,
-    pair_reference,
+    offline_pair,
     term_and_sides,
 )
 from .term_based import (
@@ -115,24 +114,21 @@ class ComparativePrompt(Prompt[PairInput, GeneratedSample]):
     ]
 
     def offline(self, data: PairInput) -> GeneratedSample:
-        words = local_wording(label_code(data.language))
-        if words is not None:
-            question, reference = local_comparison(
+        return offline_pair(
+            data,
+            self.name,
+            lambda words: local_comparison(
                 words, data.facts, data.terms, data.contexts, data.labels, **how_fields(data)
-            )
-            return GeneratedSample(question=question, reference=reference)
-        english_only(self.name, data.language)
-        question = comparison_question(
-            data.facts,
-            terms=data.terms,
-            persona=data.persona,
-            style=data.style,
-            length=data.length,
-            seed=data.seed,
-            scope=data.scope,
-        )
-        return GeneratedSample(
-            question=question, reference=pair_reference(data.facts, data.terms[0], data.contexts)
+            ),
+            lambda: comparison_question(
+                data.facts,
+                terms=data.terms,
+                persona=data.persona,
+                style=data.style,
+                length=data.length,
+                seed=data.seed,
+                scope=data.scope,
+            ),
         )
 
 

@@ -28,7 +28,7 @@ from typing import Any
 
 from ...core.prompts import Prompt
 from ...kg.graph import EdgeKind, KnowledgeGraph, NodeKind
-from ...personas.language import label_code, nodes_language
+from ...personas.language import nodes_language
 from ..base import Grounding
 from ..questions.offline import term_pattern
 from ..questions.prompts import (
@@ -50,11 +50,10 @@ from .pairs import (
     ROLE,
     PairInput,
     TwoPartSynthesizer,
-    english_only,
     finish_question,
     how_fields,
     kind_task,
-    pair_reference,
+    offline_pair,
     term_and_sides,
 )
 from .single_hop import pick_fact
@@ -62,7 +61,6 @@ from .term_based import (
     ChunkTerms,
     local_chunks,
     local_double,
-    local_wording,
     writes_offline,
 )
 
@@ -116,25 +114,20 @@ class DoublePrompt(Prompt[PairInput, GeneratedSample]):
     ]
 
     def offline(self, data: PairInput) -> GeneratedSample:
-        words = local_wording(label_code(data.language))
-        if words is not None:
-            question, reference = local_double(
-                words, data.facts, data.terms, data.contexts, **how_fields(data)
-            )
-            return GeneratedSample(question=question, reference=reference)
-        english_only(self.name, data.language)
-        question = double_question(
-            data.facts,
-            terms=data.terms,
-            labels=data.labels,
-            persona=data.persona,
-            style=data.style,
-            length=data.length,
-            seed=data.seed,
-            scope=data.scope,
-        )
-        return GeneratedSample(
-            question=question, reference=pair_reference(data.facts, data.terms[0], data.contexts)
+        return offline_pair(
+            data,
+            self.name,
+            lambda words: local_double(words, data.facts, data.terms, data.contexts, **how_fields(data)),
+            lambda: double_question(
+                data.facts,
+                terms=data.terms,
+                labels=data.labels,
+                persona=data.persona,
+                style=data.style,
+                length=data.length,
+                seed=data.seed,
+                scope=data.scope,
+            ),
         )
 
 

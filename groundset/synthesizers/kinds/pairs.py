@@ -13,22 +13,24 @@ model's scenario answered offline) the sentences of each context that mention th
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
 from ...core.engine import get_engine
+from ...languages import QuestionWording
 from ...personas.language import label_code
 from ...samples.testset import TestsetSample
 from ..base import Synthesizer
 from ..pipeline.quality import QualityGate
 from ..questions.answer_first import fact_reference
 from ..questions.offline import answer_sentences
-from ..questions.prompts import LENGTH_GUIDANCE, STYLE_GUIDANCE
+from ..questions.prompts import LENGTH_GUIDANCE, STYLE_GUIDANCE, GeneratedSample
 from ..questions.styles import apply_style, size_question
 from ..scenarios.facts import Fact
 from ..scenarios.scenario import Scenario, prompt_fields
+from .term_based import local_wording
 
 __all__ = [
     "KIND_TASKS",
@@ -40,6 +42,7 @@ __all__ = [
     "finish_question",
     "kind_fields",
     "kind_task",
+    "offline_pair",
     "pair_reference",
     "term_and_sides",
 ]
@@ -178,3 +181,21 @@ class TwoPartSynthesizer(Synthesizer):
         if sum(1 for line in sample.reference.split("\n") if line.strip()) < len(sample.reference_contexts):
             return self.missing_part
         return await super().check(gate, sample, scenario)
+
+
+def offline_pair(
+    data: PairInput,
+    kind: str,
+    local: Callable[[QuestionWording], tuple[str, str]],
+    english: Callable[[], str],
+) -> GeneratedSample:
+    """A two-chunk kind's offline sample: the language's term-based question and reference when it has
+    templates (``local``), else the English question (``english``) with one reference line per context."""
+    words = local_wording(label_code(data.language))
+    if words is not None:
+        question, reference = local(words)
+        return GeneratedSample(question=question, reference=reference)
+    english_only(kind, data.language)
+    return GeneratedSample(
+        question=english(), reference=pair_reference(data.facts, data.terms[0], data.contexts)
+    )
