@@ -25,6 +25,7 @@ NEEDS_SHARED_CORPORA = [
     "test_offline_testset_quality.py",
     "test_personas.py",
     "test_refresh.py",
+    "test_testset_patterns.py",
 ]
 collect_ignore = [] if SHARED.is_dir() else NEEDS_SHARED_CORPORA
 

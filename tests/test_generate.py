@@ -45,15 +45,14 @@ def test_offline_testset_of_60_on_the_real_corpus(real_graph, offline_testset):
     assert len(testset) == 60
     counts = testset.counts("synthesizer")
     assert set(counts) == {"single_hop_specific", "multi_hop_abstract", "multi_hop_specific"}
-    # the Prometheus docs hold only a few comparable definitions: multi_hop_abstract keeps the good ones,
-    # the others fill in, and the test set's notes say so
-    assert counts["multi_hop_abstract"] <= 20 and all(
-        counts[k] >= 19 for k in ("single_hop_specific", "multi_hop_specific")
-    )
-    if counts["multi_hop_abstract"] < 19:
-        assert any("multi_hop_abstract" in note for note in testset.metadata["notes"]), testset.metadata[
-            "notes"
-        ]
+    # the Prometheus docs hold few comparable definitions and few pairs of facts whose questions each name
+    # what they ask ("What header must receivers use?", not "What must receivers use?"): the multi-hop kinds
+    # keep those, the single-hop kind fills in, and the test set's notes name each shortfall
+    assert counts["single_hop_specific"] >= 19
+    for kind in ("multi_hop_abstract", "multi_hop_specific"):
+        assert 1 <= counts[kind] <= 20
+        if counts[kind] < 19:
+            assert any(kind in note for note in testset.metadata["notes"]), testset.metadata["notes"]
     for sample in testset:
         assert all(node in real_graph for node in sample.reference_context_ids)
         assert [real_graph.get(n)["text"] for n in sample.reference_context_ids] == sample.reference_contexts

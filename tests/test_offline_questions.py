@@ -262,12 +262,8 @@ def test_grammar_helpers() -> None:
         agreement("exemplar")["a_term"] == "an exemplar" and agreement("relabeling")["a_term"] == "relabeling"
     )
     assert persona_lead("SRE") == "As an SRE"
-    assert persona_lead("Exporter developer: Writes exporters for databases.").startswith(
-        "As an exporter developer who writes exporters"
-    )
-    assert persona_lead("Reads these documents to find answers to practical questions.").startswith(
-        "As someone who reads"
-    )
+    assert persona_lead("Exporter developer: Writes exporters for databases.") == "As an exporter developer"
+    assert persona_lead("Reads these documents to find answers to practical questions.").startswith("As a")
     assert persona_lead("", seed=1).startswith("As ")
 
 

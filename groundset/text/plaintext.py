@@ -7,13 +7,14 @@ from markdown-it-py's token stream (``mdparse``), so it agrees with the headings
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from markdown_it.token import Token
 
 from .html import html_text
 from .mdparse import Segment, inline_segments, memo, parse
 
-__all__ = ["plain_text"]
+__all__ = ["is_rest_markup", "plain_text", "without_rest_markup"]
 
 # Hugo shortcodes ({{< figure >}}, {{% notice %}}), mdBook directives ({{#include x.rs}}) and Jinja or
 # Liquid tags ({% include "x.md" %}) are expanded before Markdown, so they go first; a template
@@ -43,13 +44,39 @@ def plain_text(markdown: str, *, code_spans: bool = False) -> str:
     return "\n\n".join(line for line in lines if line)
 
 
+# reStructuredText read as Markdown: a hyperlink reference keeps its trailing "_" ("Certifi_", "`Some
+# name`_", anonymous "__"), and explicit markup (".. _target: URL", ".. note::", ".. |sub|") is a paragraph.
+_RST_REFERENCE = re.compile(r"(?<![\w`])([A-Za-z][\w.+-]*[A-Za-z0-9])__?(?=[\s.,;:!?)\]'\"]|$)")
+_RST_AFTER_CODE = re.compile(r"^__?(?=[\s.,;:!?)\]'\"]|$)")
+_RST_EXPLICIT = re.compile(r"^\.\.\s+(?:_[^:]*:|\w[\w:-]*::|\|[^|]+\||\[[^\]]+\])")
+
+
+def without_rest_markup(segments: Sequence[Segment]) -> list[Segment]:
+    """Inline segments with reStructuredText's hyperlink-reference underscores taken off their words
+    ("Certifi_", "`Some name`_" -> "Certifi", "Some name"); code stays as it is."""
+    out: list[Segment] = []
+    after_code = False
+    for text, code in segments:
+        if not code:
+            text = _RST_REFERENCE.sub(r"\1", _RST_AFTER_CODE.sub("", text) if after_code else text)
+        out.append((text, code))
+        after_code = code
+    return out
+
+
+def is_rest_markup(line: str) -> bool:
+    """An explicit markup paragraph of reStructuredText (".. _target: URL", ".. note::"): not text."""
+    return _RST_EXPLICIT.match(line) is not None
+
+
 def _line(block: Block, code_spans: bool) -> str:
     """Without ``code_spans`` no backtick survives (not even inside code), so a second pass reads the same."""
-    if code_spans:
-        parts = (f"`{text}`" if code else text for text, code in block)
-    else:
-        parts = (text.replace("`", "") for text, _ in block)
-    return " ".join("".join(parts).split())
+    parts = (
+        (f"`{text}`" if code else text) if code_spans else text.replace("`", "")
+        for text, code in without_rest_markup(block)
+    )
+    line = " ".join("".join(parts).split())
+    return "" if is_rest_markup(line) else line
 
 
 @memo(max_chars=16_000_000)

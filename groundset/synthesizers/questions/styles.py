@@ -20,7 +20,6 @@ from ...personas.roles import reads_as_role
 
 __all__ = [
     "LENGTHS",
-    "QUERY_STOP_WORDS",
     "STYLES",
     "QueryLength",
     "QueryStyle",
@@ -29,6 +28,7 @@ __all__ = [
     "indefinite_article",
     "mask_terms",
     "persona_lead",
+    "role_phrase",
     "size_question",
     "unmask_terms",
 ]
@@ -53,20 +53,23 @@ _EDGE_PUNCTUATION = "\"'`()[]{}<>.,;:!?\u2018\u2019\u201c\u201d\u2026\u2013\u201
 _LONG_WORD = re.compile(r"(?<!\w)[A-Za-z]{5,}(?!\w)")
 _SHORTER_WORD = re.compile(r"(?<!\w)[A-Za-z]{4,}(?!\w)")
 _MAX_KEYWORDS = 10
+# Leads and purposes say nothing of a field: the same words fit an API reference and a company handbook.
 _NEUTRAL_LEADS = (
     "As someone new to this documentation",
-    "As an engineer reading these docs for the first time",
-    "As a developer setting this up for a small team",
+    "As someone reading these docs for the first time",
+    "As a new reader of these docs",
 )
 _PERSONA_WORDS = 14
 _LONG_WORDS = 18
 _CLAUSES = (", according to the docs", ", as the docs describe it")
 _PURPOSES = (
-    "I need to get this right before I change anything in production",
+    "I want to be sure I have this right before I act on it",
     "I want to understand this properly so that I can explain it to my team",
     "I am writing an internal guide and want every detail in it to be accurate",
-    "I am reviewing our setup and want to avoid mistakes that are hard to undo later",
+    "I keep getting this slightly wrong and would like a clear answer",
 )
+# Where a persona's name stops being its role: "Analyst working with path parameters" -> "Analyst".
+_AFTER_ROLE = word_set("who with for on in of at and that to from about by")
 _MASS_ENDINGS = ("ing", "tion", "sion", "ness", "ment", "ity", "ance", "ence", "ism", "age", "ware", "data")
 # Protected terms are swapped for private-use characters while a style works on the text:
 # they are neither letters nor spaces, so no rule can lower-case, drop or misspell them.
@@ -245,30 +248,41 @@ def agreement(term: str) -> dict[str, str]:
 
 
 def persona_lead(persona: str, *, seed: int = 0) -> str:
-    """A long question's lead-in ("As an on-call SRE who keeps alerting healthy") from a persona.
+    """A long question's lead-in: the persona's role alone ("As an SRE", "As a hiring manager").
 
-    Accepts a name, "Name: role description" (``str(Persona)``) or a bare role description.
+    Accepts a name, "Name: role description" (``str(Persona)``) or a bare role description. What follows
+    the role in a name ("... working with path parameters") and the description ("who works on ...") are
+    left out: offline they are made of extracted terms, which read as nobody's words before a question.
     """
     text = re.sub(r"\s+", " ", persona).strip().strip(" .;,")
-    name, _, role = text.partition(":") if ":" in text[:80] else (text, "", "")
-    words, role_words = name.split(), role.strip().split()
-    if not words:
+    name = text.partition(":")[0] if ":" in text[:80] else text
+    role = role_phrase(name)
+    if not role:
         return random.Random(f"lead:{seed}").choice(_NEUTRAL_LEADS)
-    first = words[0].lower()
-    if len(words) > 6 and _is_verb(first):  # a bare description: "Reads the docs to ..."
-        words, role_words, first = ["someone"], words, "someone"
-    if first != "as":
-        body = _lower_first(" ".join(words))
-        article = [] if first in ("a", "an", "the", "someone") else [indefinite_article(body)]
-        words = ["As", *article, *body.split()]
-    if role_words and _is_verb(role_words[0].lower()):
-        clause = re.split(r",|;| and | to | so | because | but ", " ".join(role_words), maxsplit=1)[0].split()
-        if len(words) + 1 + len(clause) <= _PERSONA_WORDS:  # a clause cut in the middle reads badly
-            words += ["who", _lower_first(clause[0]), *clause[1:]]
-    words = words[:_PERSONA_WORDS]
-    while len(words) > 2 and words[-1].lower().strip(".,;") in QUERY_STOP_WORDS | {"who"}:
-        words.pop()
-    return " ".join(words).rstrip(".,;")
+    if role.split()[0].lower() in ("a", "an", "the", "as"):
+        role = role.split(" ", 1)[1] if " " in role else ""
+        if not role:
+            return random.Random(f"lead:{seed}").choice(_NEUTRAL_LEADS)
+    body = _lower_first(role)
+    return f"As {indefinite_article(body)} {body}"
+
+
+def role_phrase(name: str) -> str:
+    """The role a persona's name opens with: its words up to a participle or a preposition after the first
+    ("On-call SRE running alerting" -> "On-call SRE"; "Hiring manager" stays); "" for a bare description
+    ("Reads the docs to ...")."""
+    words = name.split()
+    if not words or (len(words) > 2 and _is_verb(words[0].lower())):
+        return ""
+    kept = [words[0]]
+    for word in words[1:]:
+        lower = word.lower().strip(",;")
+        if lower in _AFTER_ROLE or (lower.endswith("ing") and len(lower) > 4) or word.endswith((",", ";")):
+            if word.endswith((",", ";")) and lower not in _AFTER_ROLE:
+                kept.append(word.rstrip(",;"))
+            break
+        kept.append(word)
+    return " ".join(kept[:_PERSONA_WORDS])
 
 
 def _is_verb(word: str) -> bool:

@@ -14,11 +14,18 @@ import random
 import re
 from collections.abc import Callable
 
-from ...languages.en import DETERMINERS, QUERY_STOP_WORDS
+from ...languages.en import DETERMINERS, PREPOSITIONS, QUERY_STOP_WORDS
 from ..scenarios.answer_patterns import TRANSITIVE, base_form, lower_first, split_article
 from ..scenarios.facts import Fact
 
-__all__ = ["compare_question", "pair_question", "single_question", "web_query"]
+__all__ = [
+    "asks_one_thing",
+    "compare_question",
+    "object_head",
+    "pair_question",
+    "single_question",
+    "web_query",
+]
 
 _PRONOUNS = {False: ("it", "its", "it"), True: ("they", "their", "them")}
 _YES = ("must", "should", "can", "may")
@@ -122,7 +129,8 @@ def _constraint_forms(fact: Fact, np: str, be: str) -> list[str]:
             return [f"What {modal} {np} not {verb}{tail}"]
         return [f"What is not allowed for {np}" if modal == "must" else f"What should be avoided with {np}"]
     if form == "object":
-        return [f"What {modal} {np} {verb}{tail}"]
+        head = object_head(fact.answer)
+        return [f"What {head} {modal} {np} {verb}{tail}" if head else f"What {modal} {np} {verb}{tail}"]
     if form == "passive":
         where = fact.answer.split(" ", 1)[0].lower() in ("into", "onto")
         return [f"{'Where' if where else 'How'} {modal} {np} be {s.get('part', '')}"]
@@ -135,6 +143,61 @@ def _constraint_forms(fact: Fact, np: str, be: str) -> list[str]:
     if modal == "must":
         return [f"What is required of {np}", f"What rule applies to {np}"]
     return [f"What is recommended for {np}"]
+
+
+# An object opens with one of these and its head noun then names what is asked: "must use the content type
+# header to ..." -> "What header must receivers use?". Without it the question has many right answers
+# ("What must receivers use?").
+_OBJECT_OPENERS = frozenset({"a", "an", "the", "one", "its", "their", "each", "every"})
+_OBJECT_ENDS = frozenset(
+    {"to", "that", "which", "who", "when", "where", "if", "but", "as", "so", "than", "because",
+     "within", "across", "per", "between", "without", "under", "over", "via", "through", "during", "after",
+     "before", "like", "including", "such", "unless", "until", "while"}
+)  # fmt: skip
+# Heads that name no kind of thing: "any number of label names" asks nothing by "What number ...".
+_VAGUE_HEADS = frozenset(
+    {"number", "way", "ways", "set", "lot", "kind", "type", "variety", "amount", "thing", "things", "one",
+     "ones", "part", "parts", "list", "range", "bit", "couple", "form", "sort"}
+)  # fmt: skip
+
+
+def object_head(answer: str) -> str:
+    """The head noun of a rule's object ("the content type header to identify ..." -> "header"), or "" when
+    the object has none a question can name (no article before it, a list, a vague noun)."""
+    words = answer.split()
+    if len(words) < 2 or words[0].lower() not in _OBJECT_OPENERS:
+        return ""
+    phrase = []
+    for word in words[1:6]:
+        bare = word.strip(".;:")
+        if bare.lower() in ("and", "or", "&"):
+            return ""  # two things joined: "the gcount and gsum values" is asked for whole
+        if bare.lower() in _OBJECT_ENDS or bare.lower() in PREPOSITIONS or word.startswith("("):
+            break
+        if phrase and len(bare) >= 6 and bare.lower().endswith("ed"):
+            break  # a participle after the noun: "the exposition format outlined in ..."
+        phrase.append(bare.rstrip(","))
+        if word.endswith((",", ";", ":")):
+            return ""  # a listing: "a name, HELP, TYPE, and UNIT metadata"
+    else:
+        if len(words) > 6:
+            return ""  # no end within five words: not a plain noun phrase
+    named = [word for word in phrase if word.isalpha()]  # "the suffix _bucket": the suffix is asked for
+    head = named[-1] if named else ""
+    if not head or head.lower() in _VAGUE_HEADS:
+        return ""
+    return head if head.isupper() or head[1:] != head[1:].lower() else head.lower()
+
+
+def asks_one_thing(fact: Fact) -> bool:
+    """Whether the fact's question has one right answer: a rule asked without what it is about ("What is
+    required of X?", "What must receivers use?", "What should X not do?") has many."""
+    if fact.pattern != "constraint":
+        return True
+    form = fact.slots.get("form")
+    if form == "object":
+        return bool(object_head(fact.answer))
+    return form in ("passive", "passive_prep")
 
 
 def _other(fact: Fact) -> str:

@@ -23,7 +23,7 @@ from itertools import combinations
 import numpy as np
 
 from ...kg.graph import KnowledgeGraph, NodeKind
-from ..questions.templates import ORDER, follow_up
+from ..questions.templates import ORDER, asks_one_thing, follow_up
 from .fact_index import FactIndex
 from .facts import Fact
 
@@ -51,7 +51,8 @@ def same_subject_pairs(
     by_key: dict[str, list[Located]] = defaultdict(list)
     for chunk in sorted(index.facts):
         for fact in index.facts[chunk]:
-            if fact.pattern in PAIRABLE and index.unambiguous(fact):  # each half has one answer
+            # each half has one answer: one such fact of its subject, and a question that names what it asks
+            if fact.pattern in PAIRABLE and index.unambiguous(fact) and asks_one_thing(fact):
                 by_key[fact.key()].append((chunk, fact))
     candidates: list[tuple[bool, Located, Located]] = []
     for key in sorted(by_key):

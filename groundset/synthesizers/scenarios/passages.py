@@ -16,6 +16,7 @@ from markdown_it.token import Token
 
 from ...languages.words import word_set
 from ...text.mdparse import inline_segments, memo, parse
+from ...text.plaintext import is_rest_markup, without_rest_markup
 from ...text.sentences import split_sentences
 
 __all__ = ["Passage", "is_prose", "passages"]
@@ -79,8 +80,10 @@ def _passages(key: str) -> tuple[Passage, ...]:
         elif kind == "inline" and not in_table:
             title, token = _leading_title(token)
             heading = title or heading
-            segments = inline_segments(token)
+            segments = without_rest_markup(inline_segments(token))
             text = " ".join("".join(text for text, _ in segments).split())
+            if is_rest_markup(text):
+                continue
             if in_heading:
                 heading = text
             elif (block := _block_kind(tokens, index)) != "other":
