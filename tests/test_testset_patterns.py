@@ -144,3 +144,32 @@ def test_the_development_ratings_rate_every_sample_of_their_test_set(name):
         assert {row[c] for c in columns} <= {"yes", "no"}
         assert (row["usable"] == "yes") == all(row[c] == "yes" for c in columns[:-1]), row
         assert row["usable"] == "yes" or row["note"].strip(), row
+
+
+@pytest.mark.parametrize(
+    ("page", "opening"),
+    [
+        ("security/first-steps.md", "If the token contains"),  # the page's example token
+        ("dependencies/dependencies-with-yield.md", "When the `with` block finishes"),  # the example's block
+        ("response-status-code.md", "If you already know what HTTP status codes are"),  # about reading on
+    ],
+)
+def test_a_condition_that_leans_on_the_page_makes_no_what_happens_question(page, opening):
+    """ "What happens if the token contains foobar?", "What happens if you already know what HTTP status codes
+    are?" (answer: "skip to the next section"): a condition about the page's own example, or a main clause
+    about reading the page, is no consequence a user asks about."""
+    text = (FASTAPI_TUTORIAL / page).read_text(encoding="utf-8")
+    sentence = _sentences_of(FASTAPI_TUTORIAL / page, opening.replace("`", ""))[0]
+    sentence = sentence[sentence.index(opening.replace("`", "")) :]
+    assert opening.replace("`", "") in plain_text(text)
+    assert not [f for f in facts_of(sentence) if f.pattern == "cause"], sentence
+
+
+def test_a_condition_about_the_reader_or_a_named_thing_still_asks():
+    page = HANDBOOK / "benefits-pay-perks" / "benefits-perks" / "leave-of-absence.md"
+    (sentence,) = _sentences_of(page, "If your LOA exceeds 4 weeks")
+    sentence = sentence[sentence.index("If your LOA") :]  # after the list item's label
+    causes = [f for f in facts_of(sentence) if f.pattern == "cause"]
+    assert causes and causes[0].focus.startswith("your LOA exceeds")
+    (named,) = facts_of("If the Alertmanager is down, Prometheus keeps retrying the notifications.")
+    assert named.pattern == "cause"

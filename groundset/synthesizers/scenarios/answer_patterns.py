@@ -271,6 +271,8 @@ def _find_cause(text: str) -> Match | None:
             return Match("procedure", want["goal"], m["answer"], False, {"form": "to", "goal": want["goal"]})
         if len(cond.split()) > _MAX_CONDITION_WORDS:
             return None
+        if _NAVIGATION.search(m["answer"]):
+            return None  # "If you already know X, skip to the next section": about reading the page
         advice = _imperative(m["answer"])
         form = "advice" if advice else "effect"
         return Match(
@@ -281,6 +283,15 @@ def _find_cause(text: str) -> Match | None:
         if question:
             return Match("cause", m["effect"], m["answer"], False, {"form": "why", "inverted": question})
     return None
+
+
+# A main clause about reading the documentation itself, not about the subject.
+_NAVIGATION = re.compile(
+    r"\b(?:skip|jump|go|move|continue|proceed)\s+(?:ahead\s+)?to\s+the\s+(?:next|following|previous|last)\b"
+    r"|\b(?:next|following|previous) (?:section|page|chapter|part)\b"
+    r"|\bthis (?:section|page|chapter|tutorial)\b",
+    re.IGNORECASE,
+)
 
 
 def _imperative(clause: str) -> bool:

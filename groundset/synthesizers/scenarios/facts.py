@@ -138,7 +138,9 @@ def _fact(passage: Passage, lowercase: frozenset[str], topics: frozenset[str]) -
         return None
     if kind == "subject" and not article and _is_title_word(focus, lowercase):
         return None  # "Future is the inaugural talk", "Written refers to": a heading word, not a subject
-    if kind == "cause" and not _names_a_topic(focus, topics, passage.codes):
+    if kind == "cause" and not (
+        _names_a_topic(focus, topics, passage.codes) and _names_its_subject(focus, topics)
+    ):
         return None
     reference = _with_continuation(sentence, passage)
     if match.answer.strip(" .") not in reference:
@@ -159,6 +161,22 @@ def _topic_kind(match: Match) -> str:
     if match.pattern == "procedure" and match.slots.get("form") != "passive":
         return "procedure"
     return "cause" if match.pattern == "cause" and match.slots.get("form") != "why" else "subject"
+
+
+_NAMED = re.compile(r"[A-Z]|[_./:<>()\[\]{}=0-9]|[a-z][A-Z]")
+
+
+def _names_its_subject(cond: str, topics: frozenset[str]) -> bool:
+    """Whether a condition says what it is about on its own: "you ...", any one of a kind ("a target is
+    down"), a name ("the Alertmanager is down") or a topic of the corpus ("the disk fills up"). "The X" of
+    any other noun points back to something the page set up ("the with block finishes"): the asker
+    cannot see it."""
+    words = cond.split()
+    if words[0].lower() != "the":
+        return True
+    subject = words[1:4]
+    folded = f" {' '.join(subject).casefold()} "
+    return any(_NAMED.search(word) for word in subject) or any(f" {topic} " in folded for topic in topics)
 
 
 def _names_a_topic(text: str, topics: frozenset[str], codes: frozenset[str]) -> bool:
