@@ -14,7 +14,7 @@ import pytest
 from groundset.kg.build import build_knowledge_graph
 from groundset.personas import generate_personas
 from groundset.synthesizers.questions.styles import persona_lead, role_phrase, size_question
-from groundset.synthesizers.questions.templates import asks_one_thing, follow_up, single_question
+from groundset.synthesizers.questions.templates import asks_one_thing, follow_up, single_question, web_query
 from groundset.synthesizers.scenarios.fact_index import FactIndex
 from groundset.synthesizers.scenarios.fact_pairs import same_subject_pairs
 from groundset.synthesizers.scenarios.facts import facts_of
@@ -173,3 +173,22 @@ def test_a_condition_about_the_reader_or_a_named_thing_still_asks():
     assert causes and causes[0].focus.startswith("your LOA exceeds")
     (named,) = facts_of("If the Alertmanager is down, Prometheus keeps retrying the notifications.")
     assert named.pattern == "cause"
+
+
+def test_a_rule_as_a_search_query_is_no_cut_off_sentence():
+    """ "exposers should avoid", "receivers should provide": a rule's search query stopped at its verb. It
+    asks for the object by its head noun ("which header receivers use") or as a question ("what should X
+    avoid")."""
+    spec = PROMETHEUS_DOCS / "specs" / "prw" / "remote_write_spec_2_0.md"
+    rules = [
+        f
+        for s in _sentences_of(spec, "MUST", "SHOULD")
+        for f in facts_of(s)
+        if f.pattern == "constraint" and f.slots.get("form") in ("object", "yesno")
+    ]
+    assert len(rules) >= 5
+    for fact in rules:
+        query = web_query([fact], random.Random(0))
+        assert not re.match(r"^(?!what |which ).*\b(?:must|should|may|can)(?: not)? \w+$", query), query
+    (uses,) = [f for f in rules if f.reference.startswith("Receivers MUST use the content type header")]
+    assert web_query([uses], random.Random(0)) == "which header receivers use"

@@ -269,7 +269,7 @@ def web_query(facts: list[Fact], rng: random.Random, *, compare: bool = False) -
         "purpose": [f"{bare} purpose", f"what is {bare} used for", f"{bare} use case"],
         "default": [f"{bare} default", f"default {bare}", f"{bare} default value"],
         "value": [f"{bare} {how}" if how in ("maximum", "minimum") else f"{bare} limit"],
-        "constraint": _constraint_queries(bare, s),
+        "constraint": _constraint_queries(bare, s, fact.answer),
         "procedure": [f"how to {s['goal']}", s["goal"]] if s.get("goal")
                      else [f"how {bare} {s.get('part', '')}"],
         "cause": [_cause_query(s, bare)],
@@ -286,15 +286,17 @@ def _cause_query(s: dict[str, str], bare: str) -> str:
     return f"why {s.get('inverted', '')}"
 
 
-def _constraint_queries(bare: str, s: dict[str, str]) -> list[str]:
+def _constraint_queries(bare: str, s: dict[str, str], answer: str) -> list[str]:
     """A rule as a search: what the rule is about, not "requirements" (a subject has many rules)."""
-    verb, prep, form = s.get("verb", ""), s.get("prep", ""), s.get("form", "")
+    verb, prep, form, modal = s.get("verb", ""), s.get("prep", ""), s.get("form", ""), s.get("modal", "must")
     if form == "object":
-        return [f"{bare} {s.get('modal', 'must')} {verb} {prep}"]
+        # "which message receivers provide", not the fragment "receivers should provide"
+        head = object_head(answer)
+        return [f"which {head} {bare} {verb} {prep}"] if head else [f"what {modal} {bare} {verb} {prep}"]
     if form in ("passive", "passive_prep"):
         return [f"{bare} {s.get('part', '')}", f"how {bare} {s.get('part', '')}"]
     if form == "yesno" and verb not in ("", "be"):
-        return [f"{bare} {s.get('modal', 'must')} not {verb} {prep}"]
+        return [f"what {modal} {bare} not {verb} {prep}"]
     return [f"{bare} requirements"] if verb == "be" else [f"{bare} {verb}"]
 
 
