@@ -33,9 +33,32 @@ from ...languages import LANGUAGES
 from ...languages.refusals import RefusalWords
 from ...text.language import detect_language
 
-PHRASES: dict[str, RefusalWords] = {code: lang.refusals for code, lang in LANGUAGES.items() if lang.refusals}
+
+@dataclass(frozen=True)
+class Phrases:
+    """A language's ``RefusalWords`` compiled for matching."""
+
+    claims: re.Pattern[str]
+    cue: re.Pattern[str]
+    subordinate: re.Pattern[str]
+    dangling: re.Pattern[str] | None
+    set_phrases: re.Pattern[str] | None
+
+
+def _compiled(words: RefusalWords) -> Phrases:
+    claims = re.compile("|".join(words.claims), re.IGNORECASE)
+    cue = re.compile(words.cue, re.IGNORECASE)
+    return Phrases(claims, cue, words.subordinate, words.dangling, words.set_phrases)
+
+
+PHRASES: dict[str, Phrases] = {
+    code: _compiled(lang.refusals) for code, lang in LANGUAGES.items() if lang.refusals
+}
 # After a refusal, a guess that still supplies the asked fact ("..., but I think it is 42"), in any language.
-_GUESS = re.compile("|".join(p.guess for p in PHRASES.values() if p.guess), re.IGNORECASE)
+_GUESS = re.compile(
+    "|".join(lang.refusals.guess for lang in LANGUAGES.values() if lang.refusals and lang.refusals.guess),
+    re.IGNORECASE,
+)
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？\n]")
 _CLAUSE_BREAK = re.compile(r"[,;:()\u2013\u2014，、；：（）]")
 # Quotation marks: pairs, and marks that open and close alike; German „...“ closes with English's opener.
@@ -97,7 +120,7 @@ def _sentences(text: str) -> list[tuple[int, str]]:
     ]
 
 
-def _first_claim(sentences: list[tuple[int, str]], phrases: RefusalWords) -> tuple[str, int] | None:
+def _first_claim(sentences: list[tuple[int, str]], phrases: Phrases) -> tuple[str, int] | None:
     """The first claim in ``sentences`` that is the answer's own, with where it ends in the response."""
     for offset, sentence in sentences:
         if not phrases.cue.search(sentence):
@@ -108,7 +131,7 @@ def _first_claim(sentences: list[tuple[int, str]], phrases: RefusalWords) -> tup
     return None
 
 
-def _own_claim(sentence: str, match: re.Match[str], phrases: RefusalWords) -> bool:
+def _own_claim(sentence: str, match: re.Match[str], phrases: Phrases) -> bool:
     """Whether the matched phrase is the answer's claim about itself, not part of a question, a quotation,
     or a clause about something else."""
     start, end = match.start(), match.end()
