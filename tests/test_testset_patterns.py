@@ -76,6 +76,8 @@ def test_a_role_is_cut_before_its_topics():
     )
     assert persona_lead("Hiring manager") == "As a hiring manager"
     assert persona_lead("On-call SRE running alerting for several teams") == "As an on-call SRE"
+    assert persona_lead("As an SRE running alerting") == "As an SRE"  # a name already written as a lead
+    assert persona_lead("SRE, platform team: Keeps the alerting pipeline healthy.") == "As an SRE"
 
 
 def _sentences_of(path, *needles):

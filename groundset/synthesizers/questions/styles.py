@@ -259,29 +259,30 @@ def persona_lead(persona: str, *, seed: int = 0) -> str:
     role = role_phrase(name)
     if not role:
         return random.Random(f"lead:{seed}").choice(_NEUTRAL_LEADS)
-    if role.split()[0].lower() in ("a", "an", "the", "as"):
-        role = role.split(" ", 1)[1] if " " in role else ""
-        if not role:
-            return random.Random(f"lead:{seed}").choice(_NEUTRAL_LEADS)
     body = _lower_first(role)
     return f"As {indefinite_article(body)} {body}"
 
 
 def role_phrase(name: str) -> str:
-    """The role a persona's name opens with: its words up to a participle or a preposition after the first
-    ("On-call SRE running alerting" -> "On-call SRE"; "Hiring manager" stays); "" for a bare description
-    ("Reads the docs to ...")."""
+    """The role a persona's name opens with, without a leading "As" or article: its words up to a
+    participle or a preposition after the first, or a comma ("On-call SRE running alerting" -> "On-call
+    SRE"; "SRE, platform team" -> "SRE"; "Hiring manager" stays); "" for a bare description ("Reads the
+    docs to ...")."""
     words = name.split()
+    for opener in ("as", "a|an|the"):
+        if words and words[0].lower() in opener.split("|"):
+            words = words[1:]
     if not words or (len(words) > 2 and _is_verb(words[0].lower())):
         return ""
-    kept = [words[0]]
-    for word in words[1:]:
-        lower = word.lower().strip(",;")
-        if lower in _AFTER_ROLE or (lower.endswith("ing") and len(lower) > 4) or word.endswith((",", ";")):
-            if word.endswith((",", ";")) and lower not in _AFTER_ROLE:
-                kept.append(word.rstrip(",;"))
+    kept: list[str] = []
+    for word in words:
+        bare = word.rstrip(",;")
+        lower = bare.lower()
+        if kept and (lower in _AFTER_ROLE or (lower.endswith("ing") and len(lower) > 4)):
             break
-        kept.append(word)
+        kept.append(bare)
+        if bare != word:
+            break  # "SRE, platform team": the role ends at the comma
     return " ".join(kept[:_PERSONA_WORDS])
 
 
