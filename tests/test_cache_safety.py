@@ -626,3 +626,34 @@ def test_a_forked_worker_reads_the_cache_and_keeps_its_answers(tmp_path):
     assert run.first_line == "child: a paid answer / a paid answer"
     assert run.waiting  # the child reached its exit (os._exit: no atexit), its answer waiting for the lock
     assert run.rest == "child exit code: 0" and run.stored == {"parent", "child"}
+
+
+async def test_a_request_keeps_its_slot_until_its_answer_is_on_disk(stub, chat, tmp_path, monkeypatch):
+    """So a run killed at any moment has at most max_concurrency paid answers that are not in the file:
+    with one slot and slow writes, the next request goes out only once the last answer is stored."""
+    import groundset.core.cache as cache_module
+
+    write = cache_module._write
+
+    def slow_write(conn, batch):
+        time.sleep(0.2)
+        write(conn, batch)
+
+    monkeypatch.setattr(cache_module, "_write", slow_write)
+    where = tmp_path / "cache"
+    engine = CallEngine(cache=where, max_concurrency=1)
+    stored_at_arrival: list[int] = []
+
+    def answer(body: dict[str, Any]) -> Reply:
+        stored_at_arrival.append(len(_stored_keys(where)))
+        return Reply.json(VERDICT)
+
+    stub.on_chat(answer)
+
+    async def ask_three() -> list[Any]:
+        return await asyncio.gather(
+            *(JudgePrompt().run(chat, Passage(text=f"slot {i}"), engine=engine) for i in range(3))
+        )
+
+    assert len(await on_engine(ask_three())) == 3
+    assert stored_at_arrival == [0, 1, 2]

@@ -23,7 +23,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
@@ -163,6 +163,21 @@ class CallCache:
         file stayed locked or unwritable for ``timeout`` seconds: the answers then stay in memory."""
         return self._writer is None or self._writer.flush(timeout)
 
+    async def written(self, keys: Iterable[str], timeout: float) -> bool:
+        """Wait, without blocking the loop, until the answers of ``keys`` are in the file; False when
+        that took longer than ``timeout`` or the file is failing (the answers wait in memory still)."""
+        if self._writer is None:
+            return True
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        if not self._writer.when_written(set(keys), partial(loop.call_soon_threadsafe, settle, done, None)):
+            return True
+        try:
+            await asyncio.wait_for(done, timeout)
+        except TimeoutError:
+            return False
+        return True
+
     def stats(self) -> dict[str, Any]:
         """What `groundset cache info` shows: size, entries by kind and by prompt, oldest and newest."""
         self.flush()
@@ -259,6 +274,8 @@ class _Writer:
         self._thread: threading.Thread | None = None
         self._failure: sqlite3.Error | None = None  # of the last attempt; None once one succeeds
         self._warned: set[str] = set()  # which warnings were given: each is given once
+        #: who waits for which keys to be written: [keys still pending, what to call once none is]
+        self._watchers: list[tuple[set[str], Callable[[], Any]]] = []
 
     def add(self, rows: dict[str, _Row]) -> None:
         with self._changed:
@@ -278,6 +295,7 @@ class _Writer:
         rows, so harmless twice; dropped, the child's reads would miss them and pay again)."""
         self._changed = threading.Condition()
         self._thread = None
+        self._watchers = []  # the parent's waiters, on the parent's loops
         if self._pending:
             self._start()
 
@@ -287,6 +305,16 @@ class _Writer:
                 return {}
             found = {key: self._pending[key] for key in keys if key in self._pending}
         return {key: None if row is None else row[0] for key, row in found.items()}
+
+    def when_written(self, keys: set[str], callback: Callable[[], Any]) -> bool:
+        """Call ``callback`` (from the writer thread) once none of ``keys`` waits to be written; False,
+        and no call, when none waits now or the file is failing (so nobody waits on a lock)."""
+        with self._changed:
+            keys = keys & self._pending.keys()
+            if not keys or self._failure is not None:
+                return False
+            self._watchers.append((keys, callback))
+            return True
 
     def flush(self, timeout: float) -> bool:
         deadline = time.monotonic() + timeout
@@ -343,6 +371,11 @@ class _Writer:
                     del self._pending[key]
             self._failure = None
             self._changed.notify_all()
+            done = [call for keys, call in self._watchers if not keys & self._pending.keys()]
+            if done:
+                self._watchers = [w for w in self._watchers if w[0] & self._pending.keys()]
+        for call in done:
+            call()
 
     def _failed(self, exc: sqlite3.Error) -> None:
         with self._changed:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
 import numpy as np
@@ -28,6 +29,34 @@ T = TypeVar("T")
 log = logging.getLogger("groundset.engine")
 TokenCounts = tuple[int, int] | None
 EMBED_COALESCE_SECONDS = 0.025  # embedding requests made within this window are merged into one
+#: How long a finished request keeps its slot while its answer is written to the cache (a millisecond or
+#: two, normally): so a run killed at any moment has at most ``max_concurrency`` paid answers that are
+#: not on disk. A file locked for longer is not waited for (the answer stays in memory until written).
+WRITE_WAIT_SECONDS = 0.5
+
+
+class _KeptSlots:
+    """The slots of one computation's finished requests, kept until its answer is in the cache.
+
+    A slot is released at once instead when another request of the same computation waits for one, and
+    every kept slot is released before the computation asks for another: it never waits on itself."""
+
+    def __init__(self) -> None:
+        self.slots: list[asyncio.Semaphore] = []
+        self.waiting = 0
+
+    def keep(self, slot: asyncio.Semaphore) -> None:
+        if self.waiting:
+            slot.release()
+        else:
+            self.slots.append(slot)
+
+    def release(self) -> None:
+        while self.slots:
+            self.slots.pop().release()
+
+
+_kept: ContextVar[_KeptSlots | None] = ContextVar("groundset_kept_slots", default=None)
 
 
 class CallEngine:
@@ -149,16 +178,23 @@ class CallEngine:
         accept: Callable[[bytes], bool] | None,
     ) -> tuple[bytes, bool]:
         """(the value, whether it came from the cache). A computed value is handed to the cache's writer,
-        which stores it off the loop (and keeps it in memory until then)."""
+        which stores it off the loop; the request's slot is kept until it is written."""
         if self.cache is not None:
             hit = await self.cache.aget(key)
             if hit is not None and (accept is None or accept(hit)):
                 return hit, True
             if hit is not None:
                 self.cache.discard(key)
-        value = await compute()
-        if self.cache is not None:
-            self.cache.put(key, value, kind, label=label)
+        kept = _KeptSlots()
+        token = _kept.set(kept)
+        try:
+            value = await compute()
+            if self.cache is not None:
+                self.cache.put(key, value, kind, label=label)
+                await self.cache.written([key], WRITE_WAIT_SECONDS)
+        finally:
+            _kept.reset(token)
+            kept.release()
         return value, False
 
     def _give_up(self, key: str, task: asyncio.Future[Any]) -> None:
@@ -194,10 +230,13 @@ class CallEngine:
         slots = self._slots.get(kind)
         if slots is None:
             slots = self._slots[kind] = asyncio.Semaphore(self.max_concurrency)
+        kept = _kept.get()  # set by a computation whose answer goes to the cache
         attempt = 0
         while True:
             attempt += 1
-            async with slots:
+            await _acquire(slots, kept)
+            keep = False
+            try:
                 if self._rps is not None:
                     await self._rate_limiter().aacquire()
                 self.record(stage, calls=1)
@@ -210,7 +249,13 @@ class CallEngine:
                     error: Exception = exc
                 else:
                     self._record_tokens(model, stage, tokens)
+                    keep = kept is not None
                     return value
+            finally:
+                if keep:
+                    kept.keep(slots)
+                else:
+                    slots.release()
             self.record(stage, errors=1)
             if attempt > self.retry.max_retries or not is_retryable(error):
                 raise final_error(error, attempt, stage or current_stage(), self.timeout) from error
@@ -342,6 +387,8 @@ class CallEngine:
                 batch.extend(self._take_embeddings(identity))
             return await _embed_texts(self.loop_safe(model), [text for _, text in batch])
 
+        kept = _KeptSlots()
+        _kept.set(kept)  # this task's own (it may have inherited its starter's)
         try:
             vectors = await self.request(model, stage, send, kind="embeddings")
             rows = [np.asarray(v, dtype=np.float32) for v in vectors]
@@ -351,6 +398,8 @@ class CallEngine:
                 )
             for (key, _), row in zip(batch, rows, strict=True):
                 self._settle(key, (row, False))
+            if self.cache is not None:  # the slot goes to the next request once these are on disk
+                await self.cache.written([k for k, _ in batch], WRITE_WAIT_SECONDS)
         except BaseException as exc:
             if not batch and identity in self._embed_queue:  # stopped before its turn: fail what waited
                 batch.extend(self._take_embeddings(identity))
@@ -358,6 +407,8 @@ class CallEngine:
                 self._settle(key, exc)
             if not isinstance(exc, Exception):
                 raise
+        finally:
+            kept.release()
 
     def embed_sync(self, model: Any, texts: Sequence[str], *, stage: str | None = "embeddings") -> np.ndarray:
         return run_sync(self.embed(model, texts, stage=stage))
@@ -367,6 +418,20 @@ class CallEngine:
             f"CallEngine(cache={self.cache!r}, max_concurrency={self.max_concurrency}, "
             f"timeout={self.timeout}, retry={self.retry})"
         )
+
+
+async def _acquire(slots: asyncio.Semaphore, kept: _KeptSlots | None) -> None:
+    """Take a slot; a computation gives back the slots it kept first, and while it waits for this one,
+    its other requests keep none."""
+    if kept is None:
+        await slots.acquire()
+        return
+    kept.release()
+    kept.waiting += 1
+    try:
+        await slots.acquire()
+    finally:
+        kept.waiting -= 1
 
 
 async def _embed_texts(model: Any, texts: list[str]) -> tuple[list[list[float]], TokenCounts]:
