@@ -52,10 +52,10 @@ def scripted(body: dict[str, Any]) -> Reply | None:
         return Reply.json(for_keys(useful, useful))
     if set(data) == {"response"}:  # scoring: the question a response answers
         return Reply.json({"question": data["response"].split(".")[0] + "?", "noncommittal": False})
-    if "contexts" in data:
-        first = re.split(r"(?<=[.!?])\s+", plain_text(data["contexts"][0]).strip())[0]
+    if "contexts" in data:  # a good draft: the reference draws on every context (a multi-hop one, on each)
+        firsts = [re.split(r"(?<=[.!?])\s+", plain_text(c).strip())[0] for c in data["contexts"]]
         question = f"What do the docs explain about {data['terms'][0]} for a {data['style']} reader?"
-        return Reply.json({"question": question, "reference": first})
+        return Reply.json({"question": question, "reference": " ".join(dict.fromkeys(firsts))})
     if "statements" in data:
         return Reply.json(for_keys(data["statements"], True, "stated"))
     return None

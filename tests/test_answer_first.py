@@ -41,7 +41,7 @@ def ask(text: str, seed: int = 0) -> str:
         ("The default retention time is 15 days.", "default", r"^What is the default retention time\?$"),
         ("The scrape interval defaults to one minute for every job.", "default", r"^(What does the scrape interval default to|What is the default for the scrape interval)\?$"),
         ("A GaugeHistogram sample MUST contain the gcount and gsum values.", "constraint", r"^What must a GaugeHistogram sample contain\?$"),
-        ("The payload must be encoded as a set of protobuf messages.", "constraint", r"^How must the payload be encoded\?$"),
+        ("The request payload must be encoded as a set of protobuf messages.", "constraint", r"^How must the request payload be encoded\?$"),
         ("To reload the configuration, send SIGHUP to the server process.", "procedure", r"^How (do you|can I|do I) reload the configuration\?$"),
         ("If the Alertmanager is down, Prometheus keeps retrying the notifications.", "cause", r"^What happens if the Alertmanager is down\?$"),
         ("Unlike gauges, counters can never decrease during a process lifetime.", "comparison", r"^(How do counters differ from gauges|What is the difference between counters and gauges)\?$"),
@@ -80,9 +80,13 @@ def test_sentences_that_answer_nothing_give_no_fact(sentence):
 def test_a_condition_must_name_a_topic():
     assert facts_of("If the meeting is over, everyone goes home early.") == []
     fact = one_fact(
-        "If the disk fills up, the server stops ingesting new samples.", topics=frozenset({"disk"})
+        "If the data disk fills up, the server stops ingesting new samples.", topics=frozenset({"data disk"})
     )
-    assert single_question(fact, random.Random(0)) == "What happens if the disk fills up?"
+    assert single_question(fact, random.Random(0)) == "What happens if the data disk fills up?"
+    # "the event" of a single noun is the one the page set up, even when the chunk's topics hold the word
+    assert (
+        facts_of("If the event isn't recurring, plan the next one early.", topics=frozenset({"event"})) == []
+    )
 
 
 def test_invert_makes_a_question_body_of_a_clause():

@@ -204,7 +204,7 @@ def test_every_kind_style_and_length(kind: str, style: str) -> None:
     assert words(sized["short"]) <= 12 or kind == "multi_hop_abstract"
     assert words(sized["short"]) <= words(sized["medium"]) <= words(sized["long"])
     if style in ("perfect_grammar", "misspelled"):
-        assert words(sized["long"]) >= 18 and "on-call SRE" in sized["long"]
+        assert words(sized["long"]) > words(sized["medium"]) and "on-call SRE" in sized["long"]
         assert words(sized["medium"]) > words(sized["short"])
 
 

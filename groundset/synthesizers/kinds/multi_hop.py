@@ -31,7 +31,8 @@ class MultiHopSpecificQuerySynthesizer(Synthesizer):
     def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
         index = FactIndex.of(kg)
         for (chunk_a, first), (chunk_b, second) in same_subject_pairs(kg, index, rng):
-            yield [chunk_a, chunk_b], [first.focus], [first, second]
+            how_to = [second.focus] if second.pattern == "procedure" else []  # what its second half asks
+            yield [chunk_a, chunk_b], [first.focus, *how_to], [first, second]
         if index.facts and not self.writes_with_model:
             return  # offline, a pair of facts is the only multi-hop question the templates can write
         edges = [

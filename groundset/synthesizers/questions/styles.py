@@ -60,14 +60,7 @@ _NEUTRAL_LEADS = (
     "As a new reader of these docs",
 )
 _PERSONA_WORDS = 14
-_LONG_WORDS = 18
 _CLAUSES = (", according to the docs", ", as the docs describe it")
-_PURPOSES = (
-    "I want to be sure I have this right before I act on it",
-    "I want to understand this properly so that I can explain it to my team",
-    "I am writing an internal guide and want every detail in it to be accurate",
-    "I keep getting this slightly wrong and would like a clear answer",
-)
 # Where a persona's name stops being its role: "Analyst working with path parameters" -> "Analyst".
 _AFTER_ROLE = word_set("who with for on in of at and that to from about by")
 _MASS_ENDINGS = ("ing", "tion", "sion", "ness", "ment", "ity", "ance", "ence", "ism", "age", "ware", "data")
@@ -207,10 +200,11 @@ def _typo(word: str, rng: random.Random) -> str:
 
 def size_question(core: str, length: str, *, persona: str = "", seed: int = 0, scope: str = "") -> str:
     """short: ``core`` as is; medium: scoped to the product (``scope``, e.g. "Prometheus") or with a short
-    lead; long: persona lead-in and purpose first.
+    clause; long: who asks first ("As an SRE, what ...?"), and both.
 
     The persona lead-in is used only when the persona's name reads as a person's role ("SRE running
-    alerting"); otherwise a neutral one. A long question has at least 18 words.
+    alerting"); otherwise a neutral one. No stock purpose ("I keep getting this slightly wrong ..."): blind
+    readers take it for what it is, a template's words.
     """
     if length not in LENGTHS:
         raise ValueError(f"unknown query length {length!r}; expected one of: {', '.join(LENGTHS)}")
@@ -218,7 +212,7 @@ def size_question(core: str, length: str, *, persona: str = "", seed: int = 0, s
     if length == "short":
         return core
     rng = random.Random(f"length:{seed}:{core}")
-    clause, purpose = rng.choice(_CLAUSES), rng.choice(_PURPOSES)
+    clause = rng.choice(_CLAUSES)
     body = core.rstrip("?")
     scoped = bool(scope) and scope.casefold() not in core.casefold()
     ends_open = body.rsplit(" ", 1)[-1].lower() in PREPOSITIONS  # "... not result in": no "in in"
@@ -228,10 +222,10 @@ def size_question(core: str, length: str, *, persona: str = "", seed: int = 0, s
         return body + clause + "?"
     name = persona.split(":", 1)[0]
     lead = persona_lead(persona, seed=seed) if reads_as_role(name) else rng.choice(_NEUTRAL_LEADS)
-    long = f"{lead}, {purpose}. {core}"
-    if len(long.split()) >= _LONG_WORDS:
-        return long
-    return long.rstrip("?") + (f" in {scope}?" if scoped and not ends_open else clause + "?")
+    long = f"{lead}, {_lower_first(core)}".rstrip("?")
+    if scoped and not ends_open:
+        long += f" in {scope}"
+    return long + clause + "?"
 
 
 def agreement(term: str) -> dict[str, str]:

@@ -14,7 +14,7 @@ import random
 import re
 from collections.abc import Callable
 
-from ...languages.en import DETERMINERS, PREPOSITIONS, QUERY_STOP_WORDS
+from ...languages.en import DETERMINERS, PREPOSITIONS
 from ..scenarios.answer_patterns import TRANSITIVE, base_form, lower_first, split_article
 from ..scenarios.facts import Fact
 
@@ -102,12 +102,15 @@ def _single_forms(fact: Fact) -> list[str]:
         cond = lower_first(s.get("cond", ""), frozenset(fact.lowercase_words))
         if form == "why":
             return [f"Why {s.get('inverted', '')}"]
+        conj = s.get("conj", "if")
         if form == "advice":
-            return [
-                f"What should you do {s.get('conj', 'if')} {cond}",
-                f"What is the advice {s.get('conj')} {cond}",
-            ]
-        return [f"What happens {s.get('conj', 'if')} {cond}"]
+            return [f"What should you do {conj} {cond}", f"What is the advice {conj} {cond}"]
+        if form == "can":
+            return [f"What can you {s.get('verb', 'do')} {conj} {cond}"]
+        if s.get("what"):
+            what = lower_first(s["what"], frozenset(fact.lowercase_words))
+            return [f"What happens to {what} {conj} {cond}"]
+        return [f"What happens {conj} {cond}"]
     if pattern == "comparison":
         other = _other(fact)
         if s.get("form") == "than":
@@ -204,11 +207,18 @@ def _other(fact: Fact) -> str:
     return lower_first(fact.slots.get("other", ""), frozenset(fact.lowercase_words))
 
 
-def follow_up(fact: Fact, plural: bool | None = None) -> str:
+def follow_up(fact: Fact, plural: bool | None = None, about: str = "") -> str:
     """The fact's question with its subject as a pronoun, lower-case, no mark ("what must it contain");
-    ``plural`` is the number of the noun the pronoun stands for (default: the fact's own)."""
+    ``plural`` is the number of the noun the pronoun stands for (default: the fact's own). A how-to says
+    what it does to ``about`` (the first half's subject) by the pronoun: "how do you declare them"."""
     plural = fact.plural if plural is None else plural
     p, poss, obj = _PRONOUNS[plural]
+    if fact.pattern == "procedure":
+        return (
+            f"how do you {_with_pronoun(fact.slots.get('goal', ''), about, obj)}"
+            if fact.slots.get("goal")
+            else ""
+        )
     g = {"be": "are" if plural else "is", "do": "do" if plural else "does"}
     be, do, s = g["be"], g["do"], fact.slots
     how, form = s.get("how", ""), s.get("form", "")
@@ -236,10 +246,28 @@ def follow_up(fact: Fact, plural: bool | None = None) -> str:
     )
 
 
+def _with_pronoun(goal: str, subject: str, pronoun: str) -> str:
+    """``goal`` with its mention of ``subject`` (and the article before it) as ``pronoun``, once."""
+    bare = split_article(" ".join(subject.split()))[1]
+    if not bare:
+        return goal
+    pattern = re.compile(
+        r"\b(?:(?:a|an|the|your) )?"
+        + re.escape(bare)
+        + r"(s?)\b(?= (?:to|in|into|on|for|with|from|by|as|at)\b|$)",
+        re.IGNORECASE,
+    )
+    m = pattern.search(goal)
+    if m is None:
+        return goal
+    said = "them" if m.group(1) else pronoun
+    return goal[: m.start()] + said + goal[m.end() :]
+
+
 def pair_question(first: Fact, second: Fact, rng: random.Random) -> str:
     """Two facts about one subject, asked together: both contexts are needed."""
     opening = single_question(first, rng).rstrip("?")
-    return _finish(f"{opening}, and {follow_up(second, first.plural)}")
+    return _finish(f"{opening}, and {follow_up(second, first.plural, about=first.focus)}")
 
 
 def compare_question(a: Fact, b: Fact, rng: random.Random) -> str:
@@ -266,49 +294,34 @@ def web_query(facts: list[Fact], rng: random.Random, *, compare: bool = False) -
     pattern, how = fact.pattern, s.get("how", "")
     options = {
         "definition": [f"what is {bare}", f"{bare} meaning", f"{bare} definition"],
-        "purpose": [f"{bare} purpose", f"what is {bare} used for", f"{bare} use case"],
+        "purpose": [f"{bare} purpose", f"what {_agree(fact)['be']} {bare} used for", f"{bare} use case"]
+                   if how in ("purpose", "used", "designed", "meant", "intended", "responsible")
+                   else [shortest_question(fact)],  # "what does X let you do": not a use of X
         "default": [f"{bare} default", f"default {bare}", f"{bare} default value"],
         "value": [f"{bare} {how}" if how in ("maximum", "minimum") else f"{bare} limit"],
-        "constraint": _constraint_queries(bare, s, fact.answer),
+        "constraint": _constraint_queries(fact),
         "procedure": [f"how to {s['goal']}", s["goal"]] if s.get("goal")
                      else [f"how {bare} {s.get('part', '')}"],
-        "cause": [_cause_query(s, bare)],
+        "cause": [_cause_query(fact)],
         "comparison": [f"{bare} vs {_other(fact)}"],
     }  # fmt: skip
     return _search_case(rng.choice(options.get(pattern, [bare])))
 
 
-def _cause_query(s: dict[str, str], bare: str) -> str:
-    if s.get("form") == "effect":
-        return f"what happens {s.get('conj', 'if')} {_keywords(s.get('cond', bare))}"
-    if s.get("form") == "advice":
-        return _keywords(s.get("cond", bare))
-    return f"why {s.get('inverted', '')}"
+def _cause_query(fact: Fact) -> str:
+    """A condition keeps its words, "not" and "you" too: cut to keywords it loses what it asks."""
+    if fact.slots.get("form") == "why":
+        return f"why {fact.slots.get('inverted', '')}"
+    return shortest_question(fact)
 
 
-def _constraint_queries(bare: str, s: dict[str, str], answer: str) -> list[str]:
-    """A rule as a search: what the rule is about, not "requirements" (a subject has many rules)."""
-    verb, prep, form, modal = s.get("verb", ""), s.get("prep", ""), s.get("form", ""), s.get("modal", "must")
-    if form == "object":
-        # "which message receivers provide", not the fragment "receivers should provide"
-        head = object_head(answer)
-        return [f"which {head} {bare} {verb} {prep}"] if head else [f"what {modal} {bare} {verb} {prep}"]
-    if form in ("passive", "passive_prep"):
+def _constraint_queries(fact: Fact) -> list[str]:
+    """A rule as a search: its question's words ("what header must receivers use"), not the fragment
+    "receivers must use" nor "requirements" (a subject has many rules)."""
+    s, bare = fact.slots, noun_phrase(fact, bare=True)
+    if s.get("form") in ("passive", "passive_prep"):
         return [f"{bare} {s.get('part', '')}", f"how {bare} {s.get('part', '')}"]
-    if form == "yesno" and verb not in ("", "be"):
-        return [f"what {modal} {bare} not {verb} {prep}"]
-    return [f"{bare} requirements"] if verb == "be" else [f"{bare} {verb}"]
-
-
-_STOP = QUERY_STOP_WORDS | {"e.g", "i.e", "etc"}  # what a search query leaves out
-_MAX_KEYWORDS = 7
-
-
-def _keywords(text: str) -> str:
-    """A clause as a search query: no parentheses, no small words, at most seven words."""
-    text = re.sub(r"\([^)]*\)", " ", text)
-    words = [w for w in text.split() if w.lower().strip(".,;:") not in _STOP]
-    return " ".join(words[:_MAX_KEYWORDS])
+    return [shortest_question(fact)]
 
 
 _ARTICLES = re.compile(r"\b(?:a|an|the)\s+", re.IGNORECASE)

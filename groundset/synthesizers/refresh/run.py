@@ -324,8 +324,28 @@ def _dropped(
         if src in new_docs
         and (old_docs.get(src) != new_docs[src] if old_docs is not None else src not in intact)
     ]
+    if not removed and not changed and old_docs is not None:  # a near-miss on a page of its own changed
+        edited = [src for src in new_docs if src in old_docs and old_docs[src] != new_docs[src]]
+        lost = [text for node, text in sample.grounding() if node in found.missing]
+        changed = _pages_holding(lost, kg, edited)
     reason = SOURCE_REMOVED if removed else SOURCE_CHANGED if changed else CHUNKS_CHANGED
     return DroppedSample(sample, reason, changed, removed, found.missing)
+
+
+def _pages_holding(texts: list[str], kg: KnowledgeGraph, sources: list[str]) -> list[str]:
+    """Which of the changed pages ``sources`` the lost contexts ``texts`` were on: the one still holding
+    most of each text's lines (an edit changes a line or two of a chunk, the rest stays on its page)."""
+    if not texts or not sources:
+        return []
+    documents = {kg.get(d)["source"]: kg.get(d).get("text", "") for d in kg.nodes(NodeKind.DOCUMENT)}
+    pages = []
+    for text in texts:
+        lines = [line.strip() for line in text.splitlines() if len(line.strip()) > 20]
+        held = {src: sum(line in documents.get(src, "") for line in lines) for src in sources}
+        best = max(held, key=lambda src: (held[src], src))
+        if held[best]:
+            pages.append(best)
+    return sorted(set(pages))
 
 
 def _restore(

@@ -84,7 +84,40 @@ _CAN_BE = _rule(
 )
 _CONDITION = _rule(r"^(?P<conj>If|When|Whenever|Once) (?P<cond>[^,]{6,100}), (?P<answer>.+)$")
 _MAX_CONDITION_WORDS = 14
-_WANT_TO = re.compile(r"^you (?:want|need|wish|would like) to (?P<goal>[a-z].+)$")
+_WANT_TO = re.compile(r"^you(?: want| need| wish| would like|['\u2019]d like) to (?P<goal>[a-z].+)$")
+# Conditions no reader asks about: a feeling ("if you are curious about ..."), the page's own wording ("if
+# we're talking about ..."), a hypothetical ("if GitHub had ...", "... would be"), an example's placeholder.
+_NOT_A_SITUATION = re.compile(
+    r"^(?:you|we) (?:are|['\u2019]re) (?:interested|curious|concerned|worried|unsure|not sure|wondering)\b"
+    r"|\b(?:talking|speaking) about\b|\bhad\b|\bwere to\b|\b(?:foo|bar|baz|foobar|qux)\b|[()]",
+    re.IGNORECASE,
+)
+# Main clauses that point elsewhere or show an example's output instead of saying what happens.
+_POINTING_MAIN = re.compile(
+    r"^(?:you (?:will|['\u2019]ll|can|could|may) (?:see|find|read|learn|check|look)\b|here (?:is|are)\b|"
+    r"there (?:is|are) (?:lots|many|plenty|several|a number|a few|some)\b|see\b|check out\b|refer to\b|"
+    r"have a look\b|take a look\b)|\bwould\b|:$",
+    re.IGNORECASE,
+)
+# "the read timeout is the number of seconds ...": a definition, asked as such elsewhere, not an effect.
+_DEFINING_MAIN = re.compile(r"^(?:the|a|an) [^,]{1,40}? (?:is|are) (?:the|a|an|to)\b", re.IGNORECASE)
+_CONJUNCTION_FIRST = re.compile(r"^(?:but|and|or|unless|although|though|except|so|while|whereas)\b", re.I)
+_ADVISING = re.compile(
+    r"^(?:you (?:should|must|need to|have to|['\u2019]ll need to)|it is (?:best|better))\b", re.IGNORECASE
+)
+_YOU_CAN_VERB = re.compile(r"^you can (?:also |still |then |simply |just |easily )?(?P<verb>[a-z]+)\b")
+# The thing an effect happens to, when the main clause names it: "benefits will expire ..." asks "What
+# happens to benefits if ...", one consequence, where "What happens if ..." has many.
+_EFFECT_VERBS = r"(?:will|won|is|are|gets?|becomes?|stays?|remains?|expires?)\b"
+_AFFECTED = re.compile(
+    r"^(?P<what>(?:(?:the|your|all|any|every) )?[a-z][\w-]*(?: (?!" + _EFFECT_VERBS + r")[a-z][\w-]*){0,2}) "
+    r"(?:will (?:be|get|become|stay|remain|expire|stop|fail|end|change|lose)|won['\u2019]t be|is|are|"
+    r"gets|get|becomes|become|stays|stay|remains|remain|expires|expire)\b"
+)
+_NOT_AFFECTED = frozenset(
+    {"a", "an", "you", "it", "this", "that", "they", "there", "we", "these", "those", "he", "she", "nothing",
+     "everything", "something", "anything", "one", "each", "which", "what"}
+)  # fmt: skip
 _BECAUSE = _rule(r"^(?P<effect>[^,;]{8,120}?),? because (?P<answer>.+)$")
 _UNLIKE = _rule(
     r"^(?:Unlike|In contrast to|Compared to|Compared with|As opposed to) (?P<other>[^,]{2,60}), "
@@ -100,11 +133,23 @@ _THAN = _rule(
 def match_sentence(sentence: str) -> Match | None:
     """The fact ``sentence`` states, or None when it fits no pattern with a usable subject and answer."""
     text = sentence.strip().rstrip(".!").strip()
+    if _STOPS_SHORT.search(text):
+        return None  # the sentence announces what follows it ("..., e.g.", "... as follows:")
     for finder in _FINDERS:
         found = finder(text)
-        if found is not None and found.subject.strip() and _says_something(found.answer):
+        if found is None or _POINTS_HERE.search(found.subject) or _NO_SUBJECT.match(found.subject):
+            continue  # '"Operation" here refers to ...': about the page's own example
+        if found.subject.strip() and _says_something(found.answer):
             return found
     return None
+
+
+# A condition that opens with these has no subject of its own ("if not on PEO", "when it fails").
+_NO_SITUATION_START = re.compile(
+    r"(?:it|this|that|they|these|those|however|instead|otherwise|therefore|also|so|then|not)\b", re.IGNORECASE
+)
+_POINTS_HERE = re.compile(r"\b(?:here|above|below|in this example)\b", re.IGNORECASE)
+_NO_SUBJECT = re.compile(r"(?:there|here|it)(?:['\u2019]s)?\b", re.IGNORECASE)  # "There's no need to ..."
 
 
 _POINTING_PHRASE = re.compile(
@@ -115,10 +160,23 @@ _POINTING_PHRASE = re.compile(
 )
 
 
+# An answer that stops before its content: "you are doing two major things" (listed after it), "... the
+# steps outlined here", "read more in a blog post", "... headers, e.g." (the example was cut off).
+_STOPS_SHORT = re.compile(
+    r"(?:^|\s)(?:two|three|four|five|several|a few|some|a couple of) (?:\w+ )?(?:things|steps|ways|parts|"
+    r"options|reasons|kinds|types|points|areas|stages|rules|cases)$"
+    r"|\b(?:outlined|described|listed|explained|shown|found) (?:here|below|above)\b"
+    r"|\bread more\b|\bblog post\b|\b(?:e\.g|i\.e|etc)\.?$|[:(]$|\b(?:here|below|above|following)$",
+    re.IGNORECASE,
+)
+
+
 def _says_something(answer: str) -> bool:
     """ "designed for this", "use this message": an answer that points elsewhere says nothing by itself."""
     words = re.findall(r"[\w'-]+", answer.lower())
     if not words or (words[-1] in POINTER_WORDS and len(words) <= 4) or _POINTING_PHRASE.search(answer):
+        return False
+    if _STOPS_SHORT.search(answer.strip().rstrip(".!")):
         return False
     return (
         len([w for w in words if (len(w) > 2 or any(c.isdigit() for c in w)) and w not in POINTER_WORDS]) >= 2
@@ -182,7 +240,10 @@ def _weak_genus(answer: str) -> bool:
         re.match(
             r"(?:a|an|the) (?:good|bad|common|better|best|worst|great|simple|easy|nice|same|case|way|problem|"
             r"reason|result|default|number|lot|bit|few|list|only|first|last|next|one|key|main|subject|new|"
-            r"exception|equivalent|opposite|core|heart|source|part|example|subset)\b",
+            r"exception|equivalent|opposite|core|heart|source|part|example|subset|useful|healthy|powerful|"
+            r"important|huge|big|critical|essential|vital|crucial|helpful|valuable|fundamental|product|"
+            r"prerequisite|sister|reminder|tip|must|matter|question|sign|step)\b"
+            r"|one of the (?:core|main|key|most|best|biggest|many|major|important)\b",
             answer,
         )
     )
@@ -262,22 +323,30 @@ def _find_cause(text: str) -> Match | None:
             return None  # "if there are no exemplars provided in this way": not self-contained
         if cond.count("(") != cond.count(")") or re.match(r"[a-z]+ed\b", cond):
             return None  # cut inside parentheses, or no subject ("once completed ...")
-        if re.match(r"(?:it|this|that|they|these|those|however|instead|otherwise|therefore|also|so|then)\b",
-                    cond, re.IGNORECASE):  # fmt: skip
+        if _NO_SITUATION_START.match(cond):
+            return None
+        answer = re.sub(r"^then ", "", m["answer"])
+        if _NOT_A_SITUATION.search(cond) or _POINTING_MAIN.search(answer) or _CONJUNCTION_FIRST.match(answer):
             return None
         if want := _WANT_TO.match(cond):
-            if not instructs(m["answer"]):
+            if not instructs(answer):
                 return None
-            return Match("procedure", want["goal"], m["answer"], False, {"form": "to", "goal": want["goal"]})
-        if len(cond.split()) > _MAX_CONDITION_WORDS:
+            return Match("procedure", want["goal"], answer, False, {"form": "to", "goal": want["goal"]})
+        if len(cond.split()) > _MAX_CONDITION_WORDS or _DEFINING_MAIN.match(answer):
             return None
-        if _NAVIGATION.search(m["answer"]):
+        if _NAVIGATION.search(answer):
             return None  # "If you already know X, skip to the next section": about reading the page
-        advice = _imperative(m["answer"])
-        form = "advice" if advice else "effect"
-        return Match(
-            "cause", cond, m["answer"], False, {"conj": m["conj"].lower(), "cond": cond, "form": form}
-        )
+        slots = {"conj": m["conj"].lower(), "cond": cond}
+        if _imperative(answer) or _ADVISING.match(answer):
+            slots["form"] = "advice"
+        elif (can := _YOU_CAN_VERB.match(answer)) and can["verb"] not in ADVERBS:
+            slots.update(form="can", verb=can["verb"])
+        else:
+            slots["form"] = "effect"
+            affected = _AFFECTED.match(answer)
+            if affected and affected["what"].split()[0].lower() not in _NOT_AFFECTED:
+                slots["what"] = affected["what"]
+        return Match("cause", cond, answer, False, slots)
     if m := _BECAUSE.match(text):
         question = invert(m["effect"])
         if question:
@@ -295,6 +364,7 @@ _NAVIGATION = re.compile(
 
 
 def _imperative(clause: str) -> bool:
+    clause = re.sub(r"^(?:simply|just|then|first|now|also|instead|always) ", "", clause, flags=re.IGNORECASE)
     first = clause.split(" ", 1)[0].lower()
     return first in IMPERATIVES or first == "please" or clause.startswith("make sure")
 

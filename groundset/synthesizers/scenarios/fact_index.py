@@ -15,7 +15,8 @@ import numpy as np
 from ...core.wordllama_embeddings import shared_model
 from ...kg.extractors import languages
 from ...kg.graph import KnowledgeGraph, NodeKind
-from .facts import Fact, facts_of, prose_vocabulary
+from ..questions.templates import asks_one_thing
+from .facts import Fact, facts_of, prose_vocabulary, subject_key
 from .graph_cache import GraphCache
 
 __all__ = ["FactIndex"]
@@ -33,15 +34,27 @@ class FactIndex:
     scope: str = ""
     _vectors: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
     _questions: Counter[tuple[str, ...]] = field(default_factory=Counter, repr=False)
+    _rules: Counter[str] = field(default_factory=Counter, repr=False)
 
     def __post_init__(self) -> None:
         for facts in self.facts.values():  # counted once per chunk: a chunk repeating itself is one answer
             self._questions.update({f.question_key() for f in facts})
+            self._rules.update({f.key() for f in facts if f.pattern == "constraint"})
 
     def unambiguous(self, fact: Fact) -> bool:
         """Whether ``fact``'s question has one answer in the corpus: no other chunk states a fact the same
-        question asks for (two "X must be ..." rules make "What is required of X?" vague)."""
-        return self._questions[fact.question_key()] <= 1
+        question asks for (two "X must be ..." rules make "What is required of X?" vague), and a rule asked
+        without what it is about is the only rule of its subject."""
+        if self._questions[fact.question_key()] > 1:
+            return False
+        return asks_one_thing(fact) or self._rules[fact.key()] <= 1
+
+    def is_scope(self, fact: Fact) -> bool:
+        """Whether ``fact`` is about the product the corpus documents (too broad for one sentence)."""
+        return self.is_scope_key(fact.key())
+
+    def is_scope_key(self, key: str) -> bool:
+        return bool(self.scope) and key == subject_key(self.scope)
 
     @classmethod
     def of(cls, kg: KnowledgeGraph) -> FactIndex:
@@ -62,7 +75,8 @@ class FactIndex:
             found = facts_of(text, section, lang or "en", vocabulary, topics)
             if found:
                 facts[chunk] = found
-        return cls(facts, scope=corpus_scope(kg))
+        scope = corpus_scope(kg)
+        return cls(_without_stray_purposes(kg, facts, scope), scope=scope)
 
     def vectors(self, sentences: list[str]) -> np.ndarray:
         """Unit vectors of ``sentences`` (WordLlama, cached per sentence)."""
@@ -100,6 +114,28 @@ def corpus_scope(kg: KnowledgeGraph) -> str:
     if count < max(_SCOPE_MIN_DOCUMENTS, _SCOPE_SHARE * len(documents)):
         return ""
     return spelling[name].most_common(1)[0][0]
+
+
+def _without_stray_purposes(
+    kg: KnowledgeGraph, facts: dict[str, list[Fact]], scope: str
+) -> dict[str, list[Fact]]:
+    """``facts`` without what the product is for, said outside the pages that define it: "Requests enables
+    users to create Transport Adapters" on the adapters page is one feature, but asked "What does Requests
+    enable users to do?" it claims to be the answer to a question a whole manual answers."""
+    if not scope:
+        return facts
+    key = subject_key(scope)
+    home = {kg.get(c)["document"] for c, found in facts.items() for f in found
+            if f.pattern == "definition" and f.key() == key}  # fmt: skip
+    kept = {
+        chunk: [
+            f
+            for f in found
+            if not (f.pattern == "purpose" and f.key() == key) or kg.get(chunk)["document"] in home
+        ]  # fmt: skip
+        for chunk, found in facts.items()
+    }
+    return {chunk: found for chunk, found in kept.items() if found}
 
 
 _cache: GraphCache[FactIndex] = GraphCache(_CACHE_SIZE)

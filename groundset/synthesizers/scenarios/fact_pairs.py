@@ -25,7 +25,7 @@ import numpy as np
 from ...kg.graph import KnowledgeGraph, NodeKind
 from ..questions.templates import ORDER, asks_one_thing, follow_up
 from .fact_index import FactIndex
-from .facts import Fact
+from .facts import Fact, subject_key
 
 __all__ = ["comparable_pairs", "same_subject_pairs"]
 
@@ -54,6 +54,7 @@ def same_subject_pairs(
             # each half has one answer: one such fact of its subject, and a question that names what it asks
             if fact.pattern in PAIRABLE and index.unambiguous(fact) and asks_one_thing(fact):
                 by_key[fact.key()].append((chunk, fact))
+    _add_how_tos(by_key, index)
     candidates: list[tuple[bool, Located, Located]] = []
     for key in sorted(by_key):
         found = []
@@ -64,6 +65,8 @@ def same_subject_pairs(
         rng.shuffle(found)
         for first, second in found[: MAX_PAIRS_PER_SUBJECT * 3]:
             across = kg.get(first[0])["document"] != kg.get(second[0])["document"]
+            if across and index.is_scope(first[1]):
+                continue  # two pages' facts about the product itself: two unrelated features, stitched
             candidates.append((across, first, second))
     rng.shuffle(candidates)
     candidates.sort(key=lambda item: not item[0])  # across documents first, order kept otherwise
@@ -78,9 +81,40 @@ def same_subject_pairs(
             yield first, second
 
 
+def _add_how_tos(by_key: dict[str, list[Located]], index: FactIndex) -> None:
+    """A how-to whose goal names a subject the corpus defines joins that subject's facts: "What is a
+    cookie parameter, and how do you declare it?" needs the definition from one page and the steps from
+    another. Tutorials state few facts twice about one subject, but define a thing and show how to use it."""
+    defined = {key for key, found in by_key.items() if any(f.pattern in COMPARABLE for _, f in found)}
+    for chunk in sorted(index.facts):
+        for fact in index.facts[chunk]:
+            goal = fact.slots.get("goal", "")
+            if fact.pattern != "procedure" or not goal or not index.unambiguous(fact):
+                continue
+            key = _object_of(goal)
+            if key in defined and not index.is_scope_key(key):
+                by_key[key].append((chunk, fact))
+
+
+_GOAL_OBJECT = re.compile(
+    r"^[a-z]+ (?:(?:a|an|the|your|new|custom) )?(?P<object>[^,;:()]+?)"
+    r"(?: (?:to|in|into|on|for|with|from|by|as|at|of|so|that|when|if)\b.*)?$"
+)
+
+
+def _object_of(goal: str) -> str:
+    """The subject key of what a how-to's verb acts on ("declare cookie parameters" -> "cookie parameter";
+    "enable the Prometheus server to scrape ..." -> "prometheus server"): the thing the steps are about."""
+    m = _GOAL_OBJECT.match(" ".join(goal.split()))
+    return subject_key(m["object"]) if m else ""
+
+
 def _ordered(a: Located, b: Located) -> tuple[Located, Located] | None:
     (chunk_a, fa), (chunk_b, fb) = a, b
-    if chunk_a == chunk_b or not _same_spelling(fa.focus, fb.focus):
+    how_to = "procedure" in (fa.pattern, fb.pattern)
+    if chunk_a == chunk_b or fa.pattern == fb.pattern == "procedure":
+        return None
+    if not how_to and not _same_spelling(fa.focus, fb.focus):
         return None
     if fa.pattern == fb.pattern == "definition" or _norm(fa.answer) == _norm(fb.answer):
         return None  # two definitions repeat each other; one answer twice is one fact

@@ -142,6 +142,8 @@ def _fact(passage: Passage, lowercase: frozenset[str], topics: frozenset[str]) -
         _names_a_topic(focus, topics, passage.codes) and _names_its_subject(focus, topics)
     ):
         return None
+    if kind == "subject" and not _names_its_subject(match.subject, topics, phrase=True):
+        return None  # "The frontend needs to ...", "the teammate must ...": which one, the asker cannot tell
     reference = _with_continuation(sentence, passage)
     if match.answer.strip(" .") not in reference:
         return None
@@ -166,17 +168,19 @@ def _topic_kind(match: Match) -> str:
 _NAMED = re.compile(r"[A-Z]|[_./:<>()\[\]{}=0-9]|[a-z][A-Z]")
 
 
-def _names_its_subject(cond: str, topics: frozenset[str]) -> bool:
-    """Whether a condition says what it is about on its own: "you ...", any one of a kind ("a target is
-    down"), a name ("the Alertmanager is down") or a topic of the corpus ("the disk fills up"). "The X" of
-    any other noun points back to something the page set up ("the with block finishes"): the asker
-    cannot see it."""
-    words = cond.split()
-    if words[0].lower() != "the":
+def _names_its_subject(clause: str, topics: frozenset[str], *, phrase: bool = False) -> bool:
+    """Whether a condition (or, ``phrase``, a subject noun phrase) says what it is about on its own: "you
+    ...", any one of a kind ("a target is down"), a name ("the Alertmanager is down") or a term of several
+    words ("the scrape interval"). "The X" of a single common noun points back to something the page set
+    up ("the event", "the token", "the frontend"): the asker cannot see which one."""
+    words = clause.split()
+    if not words or words[0].lower() != "the":
         return True
     subject = words[1:4]
+    if any(_NAMED.search(word) for word in subject) or (phrase and len(words) >= 3):
+        return True
     folded = f" {' '.join(subject).casefold()} "
-    return any(_NAMED.search(word) for word in subject) or any(f" {topic} " in folded for topic in topics)
+    return any(" " in topic and f" {topic} " in folded for topic in topics)
 
 
 def _names_a_topic(text: str, topics: frozenset[str], codes: frozenset[str]) -> bool:

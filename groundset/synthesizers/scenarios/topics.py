@@ -41,7 +41,8 @@ _NOT_SUBJECT_START = word_set(
     then however otherwise instead finally first second third next now only just note see both
     either neither another other any no not only our your their my his her former latter in on at for
     with by from as under over after before during since until within without per via into through same
-    every even more less most least very quite rather
+    every even more less most least very quite rather exactly wherever whenever whatever whichever
+    usually often always never sometimes simply possibly generally
     """
 )
 _INSIDE_FORBIDDEN = word_set(

@@ -235,7 +235,8 @@ def cause_follow_up(fact: Fact, subject: str) -> str:
     if len(after) > 1 and after[1].lower() in _SINGULAR_VERBS | _PLURAL_VERBS and verb not in _MODALS:
         return ""  # "gauge histograms are": "histograms" was a noun
     conj = fact.slots.get("conj", "if")
-    lead = f"what should you do {conj}" if form == "advice" else f"what happens {conj}"
+    leads = {"advice": "what should you do", "can": f"what can you {fact.slots.get('verb', 'do')}"}
+    lead = f"{leads.get(form, 'what happens')} {conj}"
     return f"{lead} {pronoun} {' '.join(after)}"
 
 
