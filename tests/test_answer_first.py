@@ -225,24 +225,14 @@ def test_pair_question_asks_for_both_facts():
 @pytest.mark.parametrize("length", ["short", "medium", "long"])
 def test_styles_and_lengths_keep_the_subject_and_add_no_filler(style, length):
     fact = one_fact("The Pushgateway is used to push metrics from batch jobs.")
-    question = fact_question(
-        "single_hop_specific", [fact], persona="Classic histograms", style=style, length=length, seed=3
-    )
+    question = fact_question("single_hop_specific", [fact], style=style, length=length, seed=3)
     assert "pushgateway" in question.lower()
     assert not re.search(r"\b(\w+)\s+\1\b", question, re.IGNORECASE)
     if style == "web_search":
         assert "?" not in question and len(question.split()) <= 6
         assert not re.search(r"documentation|docs|according|practice|production|team", question)
     if length == "long" and style != "web_search":
-        assert "classic histograms" not in question.lower()  # not a role: no persona lead-in
-
-
-def test_a_role_persona_leads_a_long_question():
-    fact = one_fact("The Pushgateway is used to push metrics from batch jobs.")
-    question = fact_question(
-        "single_hop_specific", [fact], persona="SRE: runs alerting for several teams", length="long", seed=1
-    )
-    assert question.startswith("As an SRE")
+        assert not question.lower().startswith("as ")  # no persona lead-in: readers take it for a template
 
 
 def test_medium_questions_are_scoped_to_the_product():

@@ -196,10 +196,14 @@ def test_supporting_chunks_finds_what_the_corpus_does_answer(graph):
 async def test_the_check_rejects_trivial_and_answered_questions_offline(graph):
     synth = OutOfScopeQuerySynthesizer("offline")
     pool = PersonaPool([PERSONA], np.zeros((1, 0), dtype=np.float32))
-    scenario = synth.scenarios(graph, 1, pool, random.Random(3))[0]
-    sample = await synth.generate(scenario)
     gate = QualityGate(None)
-    assert await synth.check(gate, sample, scenario) is None
+    passing = []
+    for scenario in synth.scenarios(graph, 5, pool, random.Random(3)):  # the gate keeps most drafts
+        sample = await synth.generate(scenario)
+        if await synth.check(gate, sample, scenario) is None:
+            passing.append((scenario, sample))
+    assert len(passing) >= 3
+    scenario, sample = passing[0]
     short = sample.model_copy(update={"user_input": "Alertmanager price?"})
     assert await synth.check(gate, short, scenario) == "trivial: question too short"
     answered = sample.model_copy(update={"user_input": IN_CORPUS["question"], "terms": ["Prometheus"]})

@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 
 from groundset.kg.build import build_knowledge_graph
-from groundset.personas import generate_personas
-from groundset.synthesizers.questions.styles import persona_lead, role_phrase, size_question
+from groundset.synthesizers.questions.styles import size_question
 from groundset.synthesizers.questions.templates import asks_one_thing, follow_up, single_question, web_query
 from groundset.synthesizers.scenarios.fact_index import FactIndex
 from groundset.synthesizers.scenarios.fact_pairs import same_subject_pairs
@@ -48,36 +47,6 @@ def test_facts_and_their_questions_carry_no_rest_markup():
 
 def test_underscores_that_are_not_references_stay():
     assert plain_text("Pass `class_` or a foo_bar value.") == "Pass class_ or a foo_bar value."
-
-
-@pytest.mark.parametrize("corpus", [FASTAPI_TUTORIAL, HANDBOOK], ids=["fastapi-tutorial", "handbook"])
-def test_a_long_question_opens_with_the_persona_role_only(corpus):
-    """ "As an analyst working with path parameters who studies automatic conversion, I need to get this right
-    before I change anything in production. How do I declare headers?": the offline persona's name is
-    made of extracted terms, so a long question names only its role, and its purpose fits any field."""
-    kg = build_knowledge_graph(corpus).kg
-    personas = generate_personas(kg, n=4)
-    assert personas
-    for seed, persona in enumerate(personas):
-        question = size_question("How do I declare headers?", "long", persona=str(persona), seed=seed)
-        lead = question.split(",", 1)[0]
-        topics = persona.name.split()[len(role_phrase(persona.name).split()) :]
-        assert not any(word.casefold() in lead.casefold().split() for word in topics if len(word) > 3), lead
-        assert len(lead.split()) <= 5, lead
-        assert not re.search(r"production|our setup", question), question
-        assert "how do I declare headers" in question
-
-
-def test_a_role_is_cut_before_its_topics():
-    assert persona_lead("Analyst working with path parameters") == "As an analyst"
-    assert (
-        persona_lead("Administrator managing OAuth2 and Authorization: Works on tokens.")
-        == "As an administrator"
-    )
-    assert persona_lead("Hiring manager") == "As a hiring manager"
-    assert persona_lead("On-call SRE running alerting for several teams") == "As an on-call SRE"
-    assert persona_lead("As an SRE running alerting") == "As an SRE"  # a name already written as a lead
-    assert persona_lead("SRE, platform team: Keeps the alerting pipeline healthy.") == "As an SRE"
 
 
 def _sentences_of(path, *needles):
@@ -134,9 +103,8 @@ RATINGS = Path(__file__).resolve().parent / "data" / "ratings" / "dev"
 def test_the_development_ratings_rate_every_sample_of_their_test_set(name):
     """The blind ratings kept in the repo (README there): one row per sample, yes/no in every column, a
     note for every "no"; what they measured is in the README."""
-    samples = [
-        json.loads(line) for line in (RATINGS / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
-    ]
+    test_set = RATINGS / f"{name.split('.')[0]}.jsonl"  # "<set>.reader2.csv": a second reader of <set>
+    samples = [json.loads(line) for line in test_set.read_text(encoding="utf-8").splitlines()]
     samples = [s for s in samples if "user_input" in s]
     with (RATINGS / f"{name}.csv").open(encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
@@ -285,12 +253,20 @@ def test_what_the_product_is_for_is_asked_only_from_the_page_that_defines_it():
     assert not [f for f in purposes if "Transport Adapters" in f.reference], purposes
 
 
-def test_a_long_question_has_no_stock_purpose():
-    """ "As an operator, I keep getting this slightly wrong and would like a clear answer. What is Nagios?":
-    blind readers on three corpora took the purpose for a template's words; a long question is who asks,
-    the question and its scope."""
-    question = size_question(
-        "What must ingestors support?", "long", persona="Operator", seed=1, scope="Prometheus"
+def test_a_long_question_has_no_persona_lead_nor_stock_purpose():
+    """ "As an operator, I keep getting this slightly wrong and would like a clear answer. What is Nagios?",
+    "As an analyst, what happens when you import Query?": blind readers on four corpora kept 3 of 13 long
+    questions with a persona lead-in (template words, a role that does not fit); a long offline question
+    is the question with its scope and the docs named."""
+    question = size_question("What must ingestors support?", "long", seed=1, scope="Prometheus")
+    assert question.startswith("What must ingestors support in Prometheus, ")
+    assert not re.search(r"^As |\bI (?:keep|want|am)\b", question)
+    assert len(question.split()) > len(
+        size_question("What must ingestors support?", "medium", scope="Prometheus").split()
     )
-    assert question.startswith("As an operator, what must ingestors support in Prometheus")
-    assert not re.search(r"\bI (?:keep|want|am)\b", question)
+
+
+def test_a_how_to_drops_the_pages_also():
+    """ "How can I also declare a response in FastAPI?": the page's "also" is not the asker's."""
+    fact = _first_fact(FASTAPI_TUTORIAL / "extra-models.md", "You can also declare a response")
+    assert fact is not None and "also" not in single_question(fact, random.Random(0)).split()

@@ -123,7 +123,6 @@ class ComparativePrompt(Prompt[PairInput, GeneratedSample]):
             lambda: comparison_question(
                 data.facts,
                 terms=data.terms,
-                persona=data.persona,
                 style=data.style,
                 length=data.length,
                 seed=data.seed,
@@ -136,7 +135,6 @@ def comparison_question(
     facts: Sequence[Fact],
     *,
     terms: Sequence[str],
-    persona: str = "",
     style: str = "perfect_grammar",
     length: str = "medium",
     seed: int = 0,
@@ -179,7 +177,7 @@ def comparison_question(
         else:
             core = f"How does {x} compare with {y}?"
         protect = [x, y, first.focus, second.focus]
-    return finish_question(core, protect, persona=persona, style=style, length=length, seed=seed, scope=scope)
+    return finish_question(core, protect, style=style, length=length, seed=seed, scope=scope)
 
 
 def _subject(fact: Fact) -> str:

@@ -122,7 +122,6 @@ class DoublePrompt(Prompt[PairInput, GeneratedSample]):
                 data.facts,
                 terms=data.terms,
                 labels=data.labels,
-                persona=data.persona,
                 style=data.style,
                 length=data.length,
                 seed=data.seed,
@@ -136,7 +135,6 @@ def double_question(
     *,
     terms: Sequence[str] = (),
     labels: Sequence[str] = (),
-    persona: str = "",
     style: str = "perfect_grammar",
     length: str = "medium",
     seed: int = 0,
@@ -164,7 +162,7 @@ def double_question(
             )
         ).format(**fill)
         protect = [term, a, b]
-    return finish_question(core, protect, persona=persona, style=style, length=length, seed=seed, scope=scope)
+    return finish_question(core, protect, style=style, length=length, seed=seed, scope=scope)
 
 
 def _lower_question(question: str) -> str:

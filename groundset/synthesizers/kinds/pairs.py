@@ -157,9 +157,9 @@ def term_and_sides(terms: Sequence[str], labels: Sequence[str]) -> tuple[str, st
 
 
 def finish_question(
-    core: str, protect: Sequence[str], *, persona: str, style: str, length: str, seed: int, scope: str
+    core: str, protect: Sequence[str], *, style: str, length: str, seed: int, scope: str
 ) -> str:
-    question = size_question(core, length, persona=persona, seed=seed, scope=scope)
+    question = size_question(core, length, seed=seed, scope=scope)
     kept = [term for term in [*protect, scope] if term and term.lower() in question.lower()]
     return apply_style(question, style, seed=seed, protect=kept)
 

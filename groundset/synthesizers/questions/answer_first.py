@@ -35,7 +35,6 @@ def fact_question(
     kind: str,
     facts: Sequence[Fact],
     *,
-    persona: str = "",
     style: str = "perfect_grammar",
     length: str = "medium",
     seed: int = 0,
@@ -60,6 +59,6 @@ def fact_question(
         core = single_question(facts[0], rng)
         if length == "short" and len(core.split()) > _SHORT_WORDS:
             core = shortest_question(facts[0])
-    question = size_question(core, length, persona=persona, seed=seed, scope=scope)
+    question = size_question(core, length, seed=seed, scope=scope)
     protect = [f.focus for f in facts if f.focus.lower() in question.lower()]
     return apply_style(question, style, seed=seed, protect=protect)

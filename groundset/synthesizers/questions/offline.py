@@ -218,7 +218,6 @@ def offline_question(
     terms: Sequence[str],
     evidence: Sequence[str],
     *,
-    persona: str = "",
     style: str = "perfect_grammar",
     length: str = "medium",
     seed: int = 0,
@@ -248,7 +247,7 @@ def offline_question(
     core = rng.choice(cores)
     if length == "short" and len(core.split()) > _SHORT_WORDS:
         core = min(cores, key=lambda text: len(text.split()))
-    question = size_question(core, length, persona=persona, seed=seed)
+    question = size_question(core, length, seed=seed)
     protect = [name for name in names if name and name.lower() in question.lower()]
     return apply_style(question, style, seed=seed, protect=protect)
 

@@ -137,7 +137,6 @@ class QueryPrompt(Prompt[QueryInput, GeneratedSample]):
             question = fact_question(
                 data.kind,
                 data.facts,
-                persona=data.persona,
                 style=data.style,
                 length=data.length,
                 seed=data.seed,
@@ -162,7 +161,6 @@ class QueryPrompt(Prompt[QueryInput, GeneratedSample]):
             data.kind,
             data.terms[:1] if data.kind == "single_hop_specific" else [*data.terms[:1], *data.labels],
             [s for group in groups for s in group],
-            persona=data.persona.split(":")[0],
             style=data.style,
             length=data.length,
             seed=data.seed,

@@ -3,7 +3,7 @@
 A RAG system is asked sloppy, keyword-only and misspelled questions too, so the test set should
 contain them. The rewrites are rule based and seeded (same question, style and seed: same text),
 and the protected terms (what the question is about) always survive, so a misspelled question
-can still be answered from its contexts. Long questions open with a persona lead-in built here.
+can still be answered from its contexts.
 These are the English rules; other languages have theirs in ``languages`` (see ``questions.local``).
 """
 
@@ -16,7 +16,6 @@ from typing import Literal
 
 from ...languages.en import PREPOSITIONS, QUERY_STOP_WORDS
 from ...languages.words import word_set
-from ...personas.roles import reads_as_role
 
 __all__ = [
     "LENGTHS",
@@ -27,8 +26,6 @@ __all__ = [
     "apply_style",
     "indefinite_article",
     "mask_terms",
-    "persona_lead",
-    "role_phrase",
     "size_question",
     "unmask_terms",
 ]
@@ -53,16 +50,7 @@ _EDGE_PUNCTUATION = "\"'`()[]{}<>.,;:!?\u2018\u2019\u201c\u201d\u2026\u2013\u201
 _LONG_WORD = re.compile(r"(?<!\w)[A-Za-z]{5,}(?!\w)")
 _SHORTER_WORD = re.compile(r"(?<!\w)[A-Za-z]{4,}(?!\w)")
 _MAX_KEYWORDS = 10
-# Leads and purposes say nothing of a field: the same words fit an API reference and a company handbook.
-_NEUTRAL_LEADS = (
-    "As someone new to this documentation",
-    "As someone reading these docs for the first time",
-    "As a new reader of these docs",
-)
-_PERSONA_WORDS = 14
 _CLAUSES = (", according to the docs", ", as the docs describe it")
-# Where a persona's name stops being its role: "Analyst working with path parameters" -> "Analyst".
-_AFTER_ROLE = word_set("who with for on in of at and that to from about by")
 _MASS_ENDINGS = ("ing", "tion", "sion", "ness", "ment", "ity", "ance", "ence", "ism", "age", "ware", "data")
 # Protected terms are swapped for private-use characters while a style works on the text:
 # they are neither letters nor spaces, so no rule can lower-case, drop or misspell them.
@@ -198,13 +186,13 @@ def _typo(word: str, rng: random.Random) -> str:
     return word[: i + 1] + word[i] + word[i + 1 :]
 
 
-def size_question(core: str, length: str, *, persona: str = "", seed: int = 0, scope: str = "") -> str:
+def size_question(core: str, length: str, *, seed: int = 0, scope: str = "") -> str:
     """short: ``core`` as is; medium: scoped to the product (``scope``, e.g. "Prometheus") or with a short
-    clause; long: who asks first ("As an SRE, what ...?"), and both.
+    clause; long: both.
 
-    The persona lead-in is used only when the persona's name reads as a person's role ("SRE running
-    alerting"); otherwise a neutral one. No stock purpose ("I keep getting this slightly wrong ..."): blind
-    readers take it for what it is, a template's words.
+    No persona lead-in ("As an analyst, ..."): blind readers on four corpora kept 3 of 13 long questions
+    that had one, against 28 of 45 medium ones, calling it a template's words; nor a stock purpose
+    ("I keep getting this slightly wrong ..."). A model writes as the persona; templates cannot.
     """
     if length not in LENGTHS:
         raise ValueError(f"unknown query length {length!r}; expected one of: {', '.join(LENGTHS)}")
@@ -220,12 +208,9 @@ def size_question(core: str, length: str, *, persona: str = "", seed: int = 0, s
         if scoped:
             return f"In {scope}, {_lower_first(core)}" if ends_open else f"{body} in {scope}?"
         return body + clause + "?"
-    name = persona.split(":", 1)[0]
-    lead = persona_lead(persona, seed=seed) if reads_as_role(name) else rng.choice(_NEUTRAL_LEADS)
-    long = f"{lead}, {_lower_first(core)}".rstrip("?")
-    if scoped and not ends_open:
-        long += f" in {scope}"
-    return long + clause + "?"
+    if scoped:
+        body = f"In {scope}, {_lower_first(body)}" if ends_open else f"{body} in {scope}"
+    return body + clause + "?"
 
 
 def agreement(term: str) -> dict[str, str]:
@@ -239,45 +224,6 @@ def agreement(term: str) -> dict[str, str]:
         "do": "do" if plural else "does",
         "a_term": term if bare else f"{indefinite_article(term)} {term}",
     }
-
-
-def persona_lead(persona: str, *, seed: int = 0) -> str:
-    """A long question's lead-in: the persona's role alone ("As an SRE", "As a hiring manager").
-
-    Accepts a name, "Name: role description" (``str(Persona)``) or a bare role description. What follows
-    the role in a name ("... working with path parameters") and the description ("who works on ...") are
-    left out: offline they are made of extracted terms, which read as nobody's words before a question.
-    """
-    text = re.sub(r"\s+", " ", persona).strip().strip(" .;,")
-    name = text.partition(":")[0] if ":" in text[:80] else text
-    role = role_phrase(name)
-    if not role:
-        return random.Random(f"lead:{seed}").choice(_NEUTRAL_LEADS)
-    body = _lower_first(role)
-    return f"As {indefinite_article(body)} {body}"
-
-
-def role_phrase(name: str) -> str:
-    """The role a persona's name opens with, without a leading "As" or article: its words up to a
-    participle or a preposition after the first, or a comma ("On-call SRE running alerting" -> "On-call
-    SRE"; "SRE, platform team" -> "SRE"; "Hiring manager" stays); "" for a bare description ("Reads the
-    docs to ...")."""
-    words = name.split()
-    for opener in ("as", "a|an|the"):
-        if words and words[0].lower() in opener.split("|"):
-            words = words[1:]
-    if not words or (len(words) > 2 and _is_verb(words[0].lower())):
-        return ""
-    kept: list[str] = []
-    for word in words:
-        bare = word.rstrip(",;")
-        lower = bare.lower()
-        if kept and (lower in _AFTER_ROLE or (lower.endswith("ing") and len(lower) > 4)):
-            break
-        kept.append(bare)
-        if bare != word:
-            break  # "SRE, platform team": the role ends at the comma
-    return " ".join(kept[:_PERSONA_WORDS])
 
 
 def _is_verb(word: str) -> bool:

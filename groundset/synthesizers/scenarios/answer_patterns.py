@@ -73,7 +73,10 @@ _DEFINED_AS = _rule(
 )
 _CONSTRAINT = _rule(r"^" + _NP + r" (?P<modal>" + _MODALS + r") (?P<verb>[a-z]+) (?P<answer>.+)$")
 _TO_GOAL = _rule(r"^To (?P<goal>[a-z][a-z-]+ [^,]{3,90}), (?P<answer>.+)$")
-_YOU_CAN = _rule(r"^You can (?P<goal>[a-z][a-z-]+ [^,]{3,90}?) (?P<how>by|using|via|through) (?P<answer>.+)$")
+_YOU_CAN = _rule(
+    r"^You can (?:also |now |then |still |even |easily |simply )?"  # the page's "also" is not the asker's
+    r"(?P<goal>[a-z][a-z-]+ [^,]{3,90}?) (?P<how>by|using|via|through) (?P<answer>.+)$"
+)
 _USE_TO = _rule(
     r"^(?P<verb>Use|Run|Set|Add|Pass|Call|Enable|Configure|Specify) (?P<answer>.{2,90}?) to "
     r"(?P<goal>[a-z][a-z-]+ .+?)\.?$"
@@ -175,8 +178,6 @@ def _says_something(answer: str) -> bool:
     """ "designed for this", "use this message": an answer that points elsewhere says nothing by itself."""
     words = re.findall(r"[\w'-]+", answer.lower())
     if not words or (words[-1] in POINTER_WORDS and len(words) <= 4) or _POINTING_PHRASE.search(answer):
-        return False
-    if _STOPS_SHORT.search(answer.strip().rstrip(".!")):
         return False
     return (
         len([w for w in words if (len(w) > 2 or any(c.isdigit() for c in w)) and w not in POINTER_WORDS]) >= 2

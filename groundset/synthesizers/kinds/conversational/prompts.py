@@ -184,7 +184,7 @@ def _fact_turns(data: ConversationInput, facts: list[Fact]) -> list[dict[str, st
     turns = [
         {
             "question": fact_question(
-                "single_hop_specific", [first], persona=data.persona, style=data.style,
+                "single_hop_specific", [first], style=data.style,
                 length=data.length, seed=data.seed, scope=data.scope,
             ),
             "reference": first.reference,

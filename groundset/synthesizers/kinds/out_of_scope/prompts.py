@@ -172,7 +172,7 @@ class OutOfScopePrompt(Prompt[OutOfScopeInput, OutOfScopeDraft]):
         rng = random.Random(f"out_of_scope|{data.seed}|{data.term}|{data.aspect}")
         core = fill(rng.choice(wording.questions), data.term)
         # No "... in Prometheus?": after "in which year" or "in depth" it reads as part of the question.
-        question = size_question(core, data.length, persona=data.persona, seed=data.seed)
+        question = size_question(core, data.length, seed=data.seed)
         question = apply_style(question, data.style, seed=data.seed, protect=[data.term])
         return OutOfScopeDraft(
             question=question,
