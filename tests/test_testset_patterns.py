@@ -13,9 +13,15 @@ import pytest
 
 from groundset.kg.build import build_knowledge_graph
 from groundset.synthesizers.questions.styles import size_question
-from groundset.synthesizers.questions.templates import asks_one_thing, follow_up, single_question, web_query
+from groundset.synthesizers.questions.templates import (
+    asks_one_thing,
+    compare_question,
+    follow_up,
+    single_question,
+    web_query,
+)
 from groundset.synthesizers.scenarios.fact_index import FactIndex
-from groundset.synthesizers.scenarios.fact_pairs import same_subject_pairs
+from groundset.synthesizers.scenarios.fact_pairs import comparable_pairs, same_subject_pairs
 from groundset.synthesizers.scenarios.facts import facts_of
 from groundset.text.plaintext import plain_text
 
@@ -270,3 +276,20 @@ def test_a_how_to_drops_the_pages_also():
     """ "How can I also declare a response in FastAPI?": the page's "also" is not the asker's."""
     fact = _first_fact(FASTAPI_TUTORIAL / "extra-models.md", "You can also declare a response")
     assert fact is not None and "also" not in single_question(fact, random.Random(0)).split()
+
+
+def test_comparisons_are_of_counterparts_the_docs_name_together(prometheus_graph):
+    """ "What is the difference between Kilograms and ratios?" (two base units, each in its own sentence),
+    "How do Prometheus and Sensu relate?" answered by two definitions: a comparison needs a sentence that
+    names both, not the product itself, and no "how do they relate" the definitions do not answer."""
+    index = FactIndex.of(prometheus_graph)
+    pairs = {
+        frozenset((a.key(), b.key()))
+        for _, (_, a), (_, b) in comparable_pairs(prometheus_graph, index, random.Random(0))
+    }
+    assert frozenset(("counter", "gauge")) in pairs
+    assert frozenset(("ratio", "kilogram")) not in pairs
+    assert not [pair for pair in pairs if "prometheus" in pair]
+    for seed in range(6):
+        (_, (_, a), (_, b)) = next(iter(comparable_pairs(prometheus_graph, index, random.Random(seed))))
+        assert "relate" not in compare_question(a, b, random.Random(seed))

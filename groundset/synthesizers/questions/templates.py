@@ -276,8 +276,8 @@ def compare_question(a: Fact, b: Fact, rng: random.Random) -> str:
     if a.pattern == b.pattern == "purpose":
         forms = [f"What are {x} and {y} each used for", f"How do {x} and {y} differ in what they are for"]
     else:
-        forms = [f"What is the difference between {x} and {y}", f"How do {x} and {y} differ",
-                 f"What are {x} and {y}, and how do they relate"]  # fmt: skip
+        # not "how do they relate": the two definitions in the reference do not say how
+        forms = [f"What is the difference between {x} and {y}", f"How do {x} and {y} differ"]
     return _finish(rng.choice(forms))
 
 

@@ -161,7 +161,9 @@ def comparable_pairs(
         (chunk, fact)
         for chunk in sorted(index.facts)
         for fact in index.facts[chunk]
-        if fact.pattern in COMPARABLE
+        # not the product itself (a whole page compares it, not one sentence), nor whose job something is
+        # ("the new hire" and "the People Team" are both responsible for something: no comparison)
+        if fact.pattern in COMPARABLE and not index.is_scope(fact) and fact.slots.get("how") != "responsible"
     ]
     if len(items) < 2:
         return
@@ -179,7 +181,8 @@ def comparable_pairs(
             continue
         if a.key() in b.key() or b.key() in a.key() or " and " in f"{a.focus} {b.focus}":
             continue  # "metric" and "metric type"; "the Bucket field and the Bucket message"
-        if len(mentions[a.key()] & mentions[b.key()]) < MIN_CO_MENTIONS:
+        together = mentions[a.key()] & mentions[b.key()]
+        if len(together) < MIN_CO_MENTIONS or not _in_one_sentence(kg, together, a.key(), b.key()):
             continue
         theme = _shared_theme(kg, chunk_a, chunk_b)
         if theme:
@@ -204,6 +207,19 @@ def _mentions(kg: KnowledgeGraph, keys: set[str]) -> dict[str, set[str]]:
         c: " ".join(kg.get(c)["text"].casefold().replace("-", " ").split()) for c in kg.nodes(NodeKind.CHUNK)
     }
     return {key: {c for c, text in texts.items() if key in text} for key in keys}
+
+
+def _in_one_sentence(kg: KnowledgeGraph, chunks: set[str], a: str, b: str) -> bool:
+    """Whether a sentence of ``chunks`` names both subjects: "counters and gauges" relates them; "ratio"
+    and "kilogram" on one page of base units, each in its own sentence, does not."""
+    for chunk in sorted(chunks):
+        text = " ".join(kg.get(chunk)["text"].casefold().replace("-", " ").split())
+        if any(a in sentence and b in sentence for sentence in _SENTENCE_END.split(text)):
+            return True
+    return False
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 def _shared_theme(kg: KnowledgeGraph, chunk_a: str, chunk_b: str) -> str:
