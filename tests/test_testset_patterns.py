@@ -293,3 +293,16 @@ def test_comparisons_are_of_counterparts_the_docs_name_together(prometheus_graph
     for seed in range(6):
         (_, (_, a), (_, b)) = next(iter(comparable_pairs(prometheus_graph, index, random.Random(seed))))
         assert "relate" not in compare_question(a, b, random.Random(seed))
+
+
+@pytest.mark.parametrize(
+    ("path", "opening"),
+    [
+        (PROMETHEUS_DOCS / "specs" / "om" / "open_metrics_spec_2_0.md", "The Gsum is a gauge semantically"),
+        (FASTAPI_TUTORIAL / "first-steps.md", 'A "schema" is a definition'),
+    ],
+)
+def test_a_definition_that_says_too_little_is_no_fact(path, opening):
+    """ "What is the Gsum?" answered "The Gsum is a gauge semantically.", "What is a schema?" answered "a
+    definition or description of something": readers found the definition missing."""
+    assert _first_fact(path, opening) is None

@@ -14,6 +14,7 @@ from collections import Counter
 
 from pydantic import BaseModel, Field
 
+from ...languages.en import QUERY_STOP_WORDS
 from ...languages.words import word_set
 from .answer_patterns import Match, match_sentence, split_article
 from .passages import Passage, is_prose, passages
@@ -147,6 +148,8 @@ def _fact(passage: Passage, lowercase: frozenset[str], topics: frozenset[str]) -
     reference = _with_continuation(sentence, passage)
     if match.answer.strip(" .") not in reference:
         return None
+    if reference == sentence and _too_thin(match):
+        return None  # "What is the Gsum?" answered "The Gsum is a gauge semantically.": no definition
     return Fact(
         pattern=match.pattern,
         subject=match.subject.strip(),
@@ -157,6 +160,23 @@ def _fact(passage: Passage, lowercase: frozenset[str], topics: frozenset[str]) -
         slots=dict(match.slots),
         lowercase_words=sorted(w for w in _capitalised(reference) if _written_lower(w, lowercase)),
     )
+
+
+_MIN_DEFINING_WORDS = 3
+
+
+def _too_thin(match: Match) -> bool:
+    """A definition "X is a Y" whose Y says too little to define X ("a gauge semantically", "any item of
+    value", "a definition or description of something"), with no next sentence going on with it."""
+    if match.pattern != "definition" or match.slots.get("how") != "is":
+        return False
+    words = re.findall(r"[\w'-]+", match.answer.lower())
+    return (
+        len([w for w in words if w not in QUERY_STOP_WORDS and w not in _VAGUE_WORDS]) < _MIN_DEFINING_WORDS
+    )
+
+
+_VAGUE_WORDS = word_set("something anything thing things item items kind sort type")
 
 
 def _topic_kind(match: Match) -> str:
