@@ -37,6 +37,7 @@ from groundset.synthesizers.kinds.out_of_scope.synthesizer import (
     ANSWER_FOUND,
     OutOfScopeQuerySynthesizer,
     fitting_aspects,
+    of_the_family,
     supporting_chunks,
 )
 from groundset.synthesizers.questions.styles import LENGTHS, STYLES
@@ -142,9 +143,10 @@ def assert_declinable(sample: TestsetSample, graph) -> None:
 # -- offline -------------------------------------------------------------------------------------------
 
 
-def test_offline_gives_ten_questions_to_decline_that_no_chunk_answers(graph, offline_set):
-    assert len(offline_set) == SIZE
-    assert offline_set.counts("synthesizer") == {"out_of_scope": SIZE}
+def test_offline_gives_questions_to_decline_that_no_chunk_answers(graph, offline_set):
+    # fewer than asked: only the product and its own tools are asked about in English (below)
+    assert 6 <= len(offline_set) <= SIZE
+    assert offline_set.counts("synthesizer") == {"out_of_scope": len(offline_set)}
     topics = {aspect.topic for aspect in ASPECTS}
     for sample in offline_set:
         assert_declinable(sample, graph)
@@ -161,8 +163,30 @@ def test_offline_gives_ten_questions_to_decline_that_no_chunk_answers(graph, off
         }
         assert term.casefold() in named
         assert supporting_chunks(graph, sample.user_input, terms=sample.terms) == [], sample.user_input
-    assert len({s.terms[0].casefold() for s in offline_set}) == SIZE  # ten different terms
+    # each term once, but the product once per aspect
+    assert len({(s.terms[0].casefold(), s.terms[1]) for s in offline_set}) == len(offline_set)
+    others = [s.terms[0] for s in offline_set if s.terms[0] != "Prometheus"]
+    assert len(others) == len(set(others))
     assert len({s.terms[1] for s in offline_set}) >= 4  # and several aspects
+
+
+def test_offline_english_asks_only_of_the_product_and_its_tools(offline_set):
+    """Readers kept 6 of 46 stock questions about other terms ("Is health insurance covered by any
+    patents?", "Which vendors sell a support contract for Docker?")."""
+    terms = {s.terms[0] for s in offline_set}
+    assert all(of_the_family(t, "Prometheus") for t in terms), terms
+    assert any(t != "Prometheus" for t in terms)  # Node Exporter, Alertmanager, ...
+    for term in (
+        "Docker",
+        "docker container",
+        "health insurance",
+        "Hiring Manager",
+        "reverse proxy",
+        "Sphinx",
+    ):
+        assert not of_the_family(term, "Prometheus"), term
+    for term in ("Alertmanager", "Pushgateway", "Node Exporter", "Blackbox Exporter", "prometheus"):
+        assert of_the_family(term, "Prometheus"), term
 
 
 def test_offline_samples_round_trip_and_become_refusals_to_score(offline_set, tmp_path):
@@ -171,7 +195,7 @@ def test_offline_samples_round_trip_and_become_refusals_to_score(offline_set, tm
     again = Testset.from_jsonl(path)
     assert again == offline_set
     dataset = again.to_evaluation_dataset()
-    assert len(dataset) == SIZE
+    assert len(dataset) == len(offline_set)
     for item, sample in zip(dataset, again, strict=True):
         assert item.expected_behaviour == "refuse"
         assert item.user_input == sample.user_input and item.reference == sample.reference

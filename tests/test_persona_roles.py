@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 
-from groundset.core import CallEngine
+from groundset.core import CallEngine, run_sync
 from groundset.kg import KnowledgeGraph, build_knowledge_graph
-from groundset.personas import Persona, PersonaPrompt, generate_personas, reads_as_role
+from groundset.personas import (
+    Persona,
+    PersonaPrompt,
+    acluster_documents,
+    apersonas_of,
+    generate_personas,
+    reads_as_role,
+)
 from groundset.personas.prompts import FALLBACK, offline_persona
 from groundset.personas.roles import (
     FALLBACK_ROLE,
@@ -232,8 +240,9 @@ def test_offline_personas_of_a_small_graph_read_as_roles(kg):
         personas = generate_personas(kg, n)
         names = [p.name for p in personas]
         assert all(reads_as_role(name) for name in names), names
-        assert len({name.casefold() for name in names}) == len(names)
-        assert not any(name.endswith(")") for name in names), names  # distinct without unique_names
+        by_name = {p.name: p for p in personas}
+        assert all(by_name[p.name] == p for p in personas)  # one name, one reader
+        assert not any(name.endswith(")") for name in names), names
         for persona in personas:
             topic = persona.name.split(" ", 1)[1]
             assert not MARKUP.search(topic), persona.name
@@ -242,7 +251,9 @@ def test_offline_personas_of_a_small_graph_read_as_roles(kg):
 
 
 def test_roles_fit_what_the_clusters_are_about(kg):
-    personas = generate_personas(kg, 4)
+    """Where the pages name no readers, the role comes from what the cluster is about."""
+    clusters = [replace(c, audience="") for c in run_sync(acluster_documents(kg, 4))]
+    personas = [p for p, _ in run_sync(apersonas_of(clusters))]
     roles = {p.name.split(" ", 1)[0] for p in personas}
     assert len(roles) >= 3, personas  # not one role for everyone
     developer = [p for p in personas if p.name.startswith("Developer ")]

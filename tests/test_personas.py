@@ -24,6 +24,7 @@ from groundset.personas import (
     reads_as_role,
     save_personas,
 )
+from groundset.personas.audience import AUDIENCE, audience_name
 from groundset.personas.generate import distinctive_terms, dominant_themes, unique_names
 from groundset.personas.prompts import FALLBACK, offline_persona
 from groundset.personas.roles import singular
@@ -65,13 +66,14 @@ def clusters_of(kg: KnowledgeGraph, n: int, **kwargs):
 
 
 # -- offline generation ------------------------------------------------------------------
-def test_offline_personas_one_per_cluster_with_unique_names(kg):
+def test_offline_personas_one_per_cluster_and_one_name_per_reader(kg):
     docs = summarised(kg)
     assert len(docs) >= 8
     for n in (1, 3, 4):
         personas = generate_personas(kg, n)
         assert len(personas) == n
-        assert len({p.name.casefold() for p in personas}) == n
+        by_name = {p.name.casefold(): p for p in personas}
+        assert all(by_name[p.name.casefold()] == p for p in personas)  # a repeated name is the same reader
         assert all(isinstance(p, Persona) and p.role_description.endswith(".") for p in personas)
     assert len(generate_personas(kg, 50)) == len(docs)  # never more personas than documents
 
@@ -130,7 +132,9 @@ def stems(text: str) -> list[str]:
     return [singular(w) for w in text.casefold().replace(",", " ").split()]
 
 
-def test_offline_personas_speak_of_their_own_clusters_topics(kg):
+def test_offline_personas_are_the_readers_the_pages_name(kg):
+    """Named by the role the cluster's pages use for their readers and the corpus's product, never a
+    concatenation of extracted terms."""
     clusters, personas = clusters_of(kg, 4), generate_personas(kg, 4)
     for cluster, persona in zip(clusters, personas, strict=True):
         member_themes = {t.casefold() for d in cluster.ids for t in kg.get(d)["themes"]}
@@ -138,15 +142,13 @@ def test_offline_personas_speak_of_their_own_clusters_topics(kg):
         chunks = [kg.get(c) for d in cluster.ids for c in kg.chunks_of(d)]
         assert cluster.entities and set(cluster.entities) <= {e for c in chunks for e in c["entities"]}
         assert cluster.keyphrases and set(cluster.keyphrases) <= {k for c in chunks for k in c["keyphrases"]}
-        assert reads_as_role(persona.name), persona.name
-        assert 3 <= len(persona.name.split()) <= 7
-        # the activity is about one of the cluster's own topics, and the description comes back to it
-        named = [
-            t for t in (*cluster.themes, *cluster.entities, *cluster.keyphrases) if in_words(t, persona.name)
-        ]
-        assert named, (persona.name, cluster)
-        assert any(in_words(t, persona.role_description) for t in named)
-    assert len({p.role_description for p in personas}) == len(personas)
+        assert cluster.scope == "Prometheus" and cluster.audience in AUDIENCE.values()
+        assert persona.name == audience_name(cluster.audience, "Prometheus"), persona.name
+        assert reads_as_role(persona.name) and len(persona.name.split()) <= 4
+        assert not {t.casefold() for t in (*cluster.entities, *cluster.keyphrases)} & {
+            persona.name.casefold()
+        }
+    assert len({c.audience for c in clusters}) >= 2  # clusters take distinct roles while the pages name some
 
 
 def in_words(topic: str, text: str) -> bool:
@@ -168,6 +170,8 @@ def test_generation_is_deterministic_and_independent_of_insertion_order(kg, tmp_
     reordered = KnowledgeGraph()
     for node in reversed(list(kg.graph.nodes)):
         reordered.graph.add_node(node, **kg.graph.nodes[node])
+    for source, target, key, data in reversed(list(kg.graph.edges(keys=True, data=True))):
+        reordered.graph.add_edge(source, target, key=key, **data)
     assert generate_personas(reordered, 4) == first
     kg.save(tmp_path / "kg")
     assert generate_personas(KnowledgeGraph.load(tmp_path / "kg"), 4) == first
@@ -265,8 +269,9 @@ def test_distinctive_terms_prefer_names_of_a_few_members_over_names_of_all():
 
 
 def test_unique_names_suffix_repeats_case_insensitively():
-    names = [p.name for p in unique_names([Persona(name=n, role_description="x") for n in ("A", "a", "A")])]
-    assert names == ["A", "a (2)", "A (3)"]
+    given = [Persona(name=n, role_description=d) for n, d in (("A", "x"), ("a", "x"), ("A", "y"), ("A", "x"))]
+    names = [p.name for p in unique_names(given)]
+    assert names == ["A", "a (2)", "A (3)", "A"]  # the same persona again (one reader, two clusters) stays
 
 
 # -- through the stub server ---------------------------------------------------------------
@@ -296,7 +301,10 @@ def test_one_chat_request_per_cluster_and_answers_come_from_the_model(kg, chat, 
 
 
 def test_model_names_that_collide_are_made_unique(kg, chat, engine, stub):
-    stub.always(Reply.json({"name": "  SRE ", "role_description": "Keeps Prometheus running."}))
+    count = iter(range(100))
+    stub.on_chat(
+        lambda body: Reply.json({"name": "  SRE ", "role_description": f"Keeps shard {next(count)} up."})
+    )
     personas = generate_personas(kg, 3, llm=chat, engine=engine)
     assert [p.name for p in personas] == ["SRE", "SRE (2)", "SRE (3)"]
 

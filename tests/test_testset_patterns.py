@@ -12,6 +12,10 @@ from pathlib import Path
 import pytest
 
 from groundset.kg.build import build_knowledge_graph
+from groundset.personas import reads_as_role
+from groundset.personas.audience import audience_name, audience_of, distinct_audiences
+from groundset.synthesizers.kinds.double import related_facts
+from groundset.synthesizers.kinds.situational import SituationalInput, SituationalPrompt
 from groundset.synthesizers.questions.styles import size_question
 from groundset.synthesizers.questions.templates import (
     asks_one_thing,
@@ -306,3 +310,67 @@ def test_a_definition_that_says_too_little_is_no_fact(path, opening):
     """ "What is the Gsum?" answered "The Gsum is a gauge semantically.", "What is a schema?" answered "a
     definition or description of something": readers found the definition missing."""
     assert _first_fact(path, opening) is None
+
+
+# -- the six other kinds (third step) ------------------------------------------------------------------------
+
+
+def _pages(folder: Path) -> list[str]:
+    return [p.read_text(encoding="utf-8") for p in sorted(folder.rglob("*.md"))]
+
+
+def test_personas_are_the_readers_the_docs_name():
+    """ "SRE working with immutable reference who keeps an eye on summary traits": a persona made of
+    extracted terms. A handbook calls its readers teammates and managers; a tutorial's readers are users and
+    developers, and its "manager" is a context manager, no reader."""
+    handbook = _pages(HANDBOOK)
+    assert audience_of(handbook).most_common(1)[0][0] == "teammate"
+    half = len(handbook) // 2
+    roles = distinct_audiences([audience_of(handbook[:half]), audience_of(handbook[half:])])
+    assert roles[0] in {"teammate", "manager", "employee"} and roles[1] in {"teammate", "manager", "employee"}
+    assert roles[0] != roles[1]  # two clusters, two readers, while the pages name several
+    tutorial = _pages(FASTAPI_TUTORIAL)
+    chosen = distinct_audiences([audience_of(tutorial)] * 3)
+    assert chosen[:2] == ["user", "developer"] and "manager" not in chosen
+    names = [audience_name(role, scope) for role, scope in (("teammate", "Sourcegraph"), ("user", "FastAPI"),
+                                                            ("developer", "Requests"))]  # fmt: skip
+    assert names == ["Teammate at Sourcegraph", "FastAPI user", "Developer building with Requests"]
+    assert all(reads_as_role(name) for name in names)
+
+
+@pytest.mark.parametrize("style", ["perfect_grammar", "web_search"])
+def test_a_situation_says_who_asks_and_quotes_no_section_title(style):
+    """Readers called 'I'm working through "Recap"' and 'in the middle of a change that touches "The
+    resulting response"' a template's words, and a search-box message of keywords alone no situation."""
+    sentence = _sentences_of(FASTAPI_TUTORIAL / "request-files.md", "To receive uploaded files")[0]
+    data = SituationalInput(
+        task="",
+        persona="FastAPI user: reads the FastAPI documentation for answers to use in their work.",
+        terms=["uploaded files"],
+        contexts=[sentence],
+        labels=["Request Files"],
+        style=style,
+        length="medium",
+        facts=facts_of(sentence[sentence.index("To receive") :]),
+        scope="FastAPI",
+    )
+    written = SituationalPrompt().offline(data)
+    assert re.match(r"i'm (?:a )?fastapi user", written.situation.casefold())
+    assert "request files" not in written.situation.casefold()
+    assert "python-multipart" in written.reference
+
+
+def test_a_double_question_joins_what_one_person_would_ask_together():
+    """ "What is the new hire responsible for, and what is required of travelers?": two facts nobody asks
+    in one breath. Two ways of receiving uploaded files are."""
+    new_hire = _first_fact(
+        HANDBOOK / "benefits-pay-perks" / "benefits-perks" / "celebrate.md", "The new hire is"
+    )
+    travel = _first_fact(
+        HANDBOOK / "benefits-pay-perks" / "benefits-perks" / "travel" / "index.md", "Travelers must"
+    )
+    files = _first_fact(FASTAPI_TUTORIAL / "request-files.md", "To receive uploaded files")
+    forms = _first_fact(FASTAPI_TUTORIAL / "request-forms-and-files.md", "To receive uploaded files and/or")
+    assert new_hire and travel and files and forms
+    assert not related_facts(new_hire, travel, "Sourcegraph")
+    assert related_facts(files, forms, "FastAPI")

@@ -27,6 +27,8 @@ from ..core.aio import run_sync
 from ..core.engine import CallEngine, get_engine
 from ..core.models import resolve_embeddings, resolve_llm
 from ..kg.graph import KnowledgeGraph, NodeKind
+from ..kg.scope import corpus_scope
+from .audience import audience_of, distinct_audiences
 from .language import check_language, language_label, nodes_language
 from .model import Persona
 from .prompts import PersonaInput, PersonaPrompt
@@ -63,6 +65,8 @@ class Cluster:
     entities: tuple[str, ...] = ()
     keyphrases: tuple[str, ...] = ()
     language: str = "en"  # the majority language of its members (documents, or chunks)
+    audience: str = ""  # the role its pages name their readers by ("teammate"; ``audience``), "" for none
+    scope: str = ""  # what the whole corpus is about ("Sourcegraph"; ``corpus_scope``)
     # The mean of its members' unit vectors: its persona is matched to content by it (no embedding call).
     centre: np.ndarray | None = field(default=None, compare=False, repr=False)
 
@@ -109,6 +113,8 @@ async def apersonas_of(
                     entities=list(c.entities),
                     keyphrases=list(c.keyphrases),
                     language=language_label(forced or c.language),
+                    audience=c.audience,
+                    scope=c.scope,
                 ),
                 engine=engine,
                 stage="personas.generate",
@@ -165,6 +171,8 @@ async def acluster_documents(
     themes = dominant_themes([[items[i].themes for i in group] for group in groups])
     entities = distinctive_terms([[items[i].entities for i in group] for group in groups])
     keyphrases = distinctive_terms([[items[i].keyphrases for i in group] for group in groups])
+    audiences = distinct_audiences([audience_of(_member_texts(kg, [items[i].id for i in g])) for g in groups])
+    scope = corpus_scope(kg)
     return [
         Cluster(
             ids=tuple(items[i].id for i in group),
@@ -174,9 +182,26 @@ async def acluster_documents(
             keyphrases=tuple(phrases),
             language=nodes_language(kg, [items[i].id for i in group]),
             centre=unit[group].mean(axis=0).astype(np.float32),
+            audience=role,
+            scope=scope,
         )
-        for group, top, names, phrases in zip(groups, themes, entities, keyphrases, strict=True)
+        for group, top, names, phrases, role in zip(
+            groups, themes, entities, keyphrases, audiences, strict=True
+        )
     ]
+
+
+def _member_texts(kg: KnowledgeGraph, ids: list[str]) -> list[str]:
+    """The texts of a cluster's members: a document's chunks (by their ``document``, in any node order),
+    or the chunk itself."""
+    wanted = set(ids)
+    texts: dict[str, list[str]] = {node: [] for node in ids}
+    for chunk in sorted(kg.nodes(NodeKind.CHUNK), key=lambda c: (kg.get(c).get("position", 0), c)):
+        data = kg.get(chunk)
+        owner = chunk if chunk in wanted else str(data.get("document"))
+        if owner in wanted:
+            texts[owner].append(str(data.get("text") or ""))
+    return [" ".join(texts[node]) for node in ids]
 
 
 def _representatives(texts: list[str]) -> tuple[str, ...]:
@@ -370,10 +395,14 @@ def distinctive_terms(clusters: list[list[tuple[str, ...]]], limit: int = TERMS)
 
 
 def unique_names(personas: list[Persona]) -> list[Persona]:
-    """Suffix repeated names (compared case-insensitively) with " (2)", " (3)", ... in order."""
+    """Suffix repeated names (compared case-insensitively) with " (2)", " (3)", ... in order; a persona
+    identical to an earlier one (one reader of two clusters) stays as it is."""
     taken: set[str] = set()
     result = []
     for persona in personas:
+        if persona in result:
+            result.append(persona)
+            continue
         name, i = persona.name, 1
         while name.casefold() in taken:
             i += 1

@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 from ..core.hashing import stable_hash
 from ..core.prompts import Prompt
 from ..languages.words import word_set
+from .audience import audience_name
 from .language import label_code
 from .local_personas import local_persona
 from .model import Persona
@@ -106,6 +107,10 @@ class PersonaInput(BaseModel):
     language: str = Field(
         default="en (English)", description="the language of these documents: write the persona in it"
     )
+    audience: str = Field(
+        default="", description="the role these documents name their readers by (e.g. 'teammate'), if any"
+    )
+    scope: str = Field(default="", description="what the whole documentation is about (e.g. a product)")
 
 
 class PersonaPrompt(Prompt[PersonaInput, Persona]):
@@ -150,7 +155,13 @@ class PersonaPrompt(Prompt[PersonaInput, Persona]):
 
     def offline(self, data: PersonaInput) -> Persona:
         return offline_persona(
-            data.themes, data.summaries, data.entities, data.keyphrases, language=label_code(data.language)
+            data.themes,
+            data.summaries,
+            data.entities,
+            data.keyphrases,
+            language=label_code(data.language),
+            audience=data.audience,
+            scope=data.scope,
         )
 
 
@@ -170,12 +181,18 @@ def offline_persona(
     keyphrases: Sequence[str] = (),
     *,
     language: str = "en",
+    audience: str = "",
+    scope: str = "",
 ) -> Persona:
-    """A persona that reads as a role, from the cluster's topics (or its summaries' first words), written
-    in ``language`` (English for a language without persona wording, see ``groundset.languages``)."""
+    """A persona that reads as a role, written in ``language`` (English for a language without persona
+    wording, see ``groundset.languages``). In English, named by ``audience``, the role the documents name
+    their readers by, and ``scope`` ("Teammate at Sourcegraph"); without one, from the cluster's topics
+    (or its summaries' first words)."""
     local = local_persona(language, themes, summaries, entities, keyphrases)
     if local is not None:
         return local
+    if audience:
+        return _audience_persona(audience, scope)
     lowercase = _lowercase_words([*themes, *keyphrases, *summaries])
     topics = _topics(themes, entities, keyphrases, lowercase)
     # A theme that already names the readers ("exporter developers") is the best name of all.
@@ -220,6 +237,14 @@ def offline_persona(
     )
     name = _upper_first(people) if people else _name(role, ing, named)
     return Persona(name=name, role_description=description)
+
+
+def _audience_persona(role: str, scope: str) -> Persona:
+    """The corpus's own reader ("FastAPI user"). No topics in it: two clusters with one reader give one
+    persona (``unique_names`` keeps identical personas as they are)."""
+    name = audience_name(role, scope)
+    what = f"the {scope} documentation" if scope else "this documentation"
+    return Persona(name=name, role_description=f"{name}; reads {what} for answers to use in their work.")
 
 
 def _upper_first(text: str) -> str:

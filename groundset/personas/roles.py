@@ -41,7 +41,8 @@ ROLE_NOUNS: tuple[str, ...] = (
     "auditor", "reviewer", "technician", "expert", "responder", "on-caller", "oncaller", "hacker",
     "officer", "director", "instructor", "teacher", "trainer", "learner", "intern", "hobbyist",
     "freelancer", "contractor", "planner", "strategist", "evaluator", "adopter", "steward",
-    "custodian", "modeler", "modeller", "investigator", "professional", "executive",
+    "custodian", "modeler", "modeller", "investigator", "professional", "executive", "teammate",
+    "employee", "colleague",
 )  # fmt: skip
 _ROLE_SET = frozenset(ROLE_NOUNS)
 # After a role noun these words show it heads the name: "<role> writing ...", "<role> of ...".

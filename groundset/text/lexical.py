@@ -121,6 +121,13 @@ def stemmed_words(text: str, lang: str | None = None) -> list[str]:
     return [_stem(word, code) for word in content_words(text, code)]
 
 
+def share_content(a: str, b: str, lang: str | None = "en", ignore: str = "") -> bool:
+    """Whether two texts share a content word (as a Snowball stem: "Uploading files" and "upload a file"),
+    those of ``ignore`` (the product's name) aside."""
+    shared = set(stemmed_words(a, lang)) & set(stemmed_words(b, lang))
+    return bool(shared - set(stemmed_words(ignore, lang))) if ignore else bool(shared)
+
+
 def content_of(found: list[str], code: str) -> list[str]:
     """``content_words`` of a text's ``words``, so callers that need them all tokenise once."""
     stop = stops_of(code)

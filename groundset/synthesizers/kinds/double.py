@@ -29,6 +29,7 @@ from typing import Any
 from ...core.prompts import Prompt
 from ...kg.graph import EdgeKind, KnowledgeGraph, NodeKind
 from ...personas.language import nodes_language
+from ...text.lexical import share_content
 from ..base import Grounding
 from ..questions.offline import term_pattern
 from ..questions.prompts import (
@@ -165,6 +166,18 @@ def double_question(
     return finish_question(core, protect, style=style, length=length, seed=seed, scope=scope)
 
 
+def related_facts(a: Fact, b: Fact, scope: str) -> bool:
+    """Whether one person would ask both: what the two facts are about shares a word, the product's name
+    aside ("receive uploaded files" and "define files and form fields"). Readers rejected pairs with none
+    ("What is the new hire responsible for, and what is required of travelers?")."""
+    ignore = f"{scope} {_GENERIC_VERBS}"
+    return share_content(f"{a.subject} {a.focus}", f"{b.subject} {b.focus}", "en", ignore=ignore)
+
+
+# Verbs of any how-to or condition: sharing one ("set a maximum size", "is not set") relates nothing.
+_GENERIC_VERBS = "set use get make want need give take put let have create add change try find see"
+
+
 def _lower_question(question: str) -> str:
     """The second question of a pair, mid-sentence: its question word in lower case."""
     first, _, rest = question.partition(" ")
@@ -187,7 +200,9 @@ class DoubleQuerySynthesizer(TwoPartSynthesizer):
             for partner in related_chunks(kg, chunk, rng, within=usable):
                 pair = frozenset((chunk, partner))
                 first = pick_fact(usable[chunk], rng)
-                others = [f for f in usable[partner] if _distinct(first, f)]
+                others = [
+                    f for f in usable[partner] if _distinct(first, f) and related_facts(first, f, index.scope)
+                ]
                 if pair in asked or not others:
                     continue
                 asked.add(pair)

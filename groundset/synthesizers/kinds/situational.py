@@ -35,6 +35,7 @@ from ...personas.language import label_code
 from ...personas.nouns import reads_as_thing
 from ...personas.roles import is_markup, is_role_word, reads_as_role
 from ...samples.testset import TestsetSample
+from ...text.lexical import share_content
 from ..questions.local import local_style
 from ..questions.prompts import STYLE_GUIDANCE, QueryInput, QueryPrompt
 from ..questions.styles import apply_style, indefinite_article
@@ -58,22 +59,25 @@ LENGTH_GUIDANCE = {
     "long": "Two sentences of situation, then a question of 10 to 25 words.",
 }
 _NEUTRAL_WHO = ("I'm setting this up for a small team", "I'm new to this and looking after it for my team")
+# What the asker is doing, in words that fit any documentation (a handbook as well as an API): readers
+# rejected "I'm reviewing our configuration" before a question on parental leave.
 _DOING = (
-    "right now I'm working through the {topic} part of the docs",
-    "this week I'm going through {topic} for our setup",
-    "I'm in the middle of a change that touches {topic}",
-    "I've been reading up on {topic} before we roll out a change",
+    "right now I'm reading the {topic} part of the docs",
+    "this week I'm looking into {topic}",
+    "I'm in the middle of something that touches {topic}",
+    "I've been reading up on {topic}",
 )
 _DOING_NO_TOPIC = (
-    "right now I'm changing part of our setup",
-    "I'm reviewing our configuration before a release",
-    "I'm chasing down a problem we saw last week",
+    "I'm looking something up for my work",
+    "I need to get this right for something I'm working on",
+    "I have a quick question",
 )
 _STAKES = (
-    "and I don't want to get it wrong in production",
+    "and I don't want to get it wrong",
     "and my team is waiting on my notes",
-    "and I'd like to settle this before the next release",
+    "and I'd like to settle this today",
 )
+_NUMBERED = re.compile(r"^(?:(?:step|part|chapter|section)\s+)?\d+(?:\.\d+)*[.:)]?\s+", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"\b(?:their|his|her)\b")
 _MAX_TOPIC_WORDS = 6
 _MAX_WHO_WORDS = 12
@@ -158,14 +162,23 @@ class SituationalPrompt(Prompt[SituationalInput, SituationalSample]):
         code = label_code(data.language)
         local = wording(code)
         core = QueryPrompt().offline(_query(data, "short" if data.length == "short" else "medium"))
-        topic = _topic(data.labels[0] if data.labels else "", code, data.scope)
+        # No section title in English: readers of four corpora called a quoted title ("Recap", "The password
+        # flow") a template's words, even when it shared the question's words.
+        label = data.labels[0] if data.labels and local is not None else ""
+        topic = _topic(label, code, data.scope, core.question)
         rng = random.Random(f"situation|{data.seed}|{data.persona}|{topic}|{data.terms[0]}")
         name, _, role = data.persona.partition(": ")
-        if data.style == "web_search":
+        if data.style == "web_search" and local is not None:
             said = _keywords(name, role, topic, local)
-        else:
-            said = situation(name, role, topic, data.length, rng, local)
-        if data.style in ("poor_grammar", "misspelled"):
+        else:  # an English search-box message still says who asks: readers found keywords alone no situation
+            said = situation(
+                name, role, topic, "short" if data.style == "web_search" else data.length, rng, local
+            )
+        if data.style == "web_search" and local is None:
+            said = apply_style(
+                said, "poor_grammar", seed=data.seed, protect=[t for t in (topic, data.scope) if t]
+            )
+        elif data.style in ("poor_grammar", "misspelled"):
             protect = [t for t in (topic, data.scope) if t]
             if local is None:
                 said = apply_style(said, data.style, seed=data.seed, protect=protect)
@@ -214,9 +227,12 @@ def _who(name: str, role: str, rng: random.Random) -> str:
     """ "I'm an operator running Node Exporter" (a role name) or "I maintain service discovery" (the
     role description's first clause in the first person); a neutral line when neither reads well."""
     options = []
-    if reads_as_role(name):
-        phrase = name if name[1:2].isupper() else name[:1].lower() + name[1:]
-        options.append(f"I'm {indefinite_article(phrase)} {phrase}")
+    if reads_as_role(name):  # the persona's name says who they are: nothing else to pick from
+        common = (
+            is_role_word(name.split()[0]) and not name[1:2].isupper()
+        )  # "Developer ...", not "FastAPI user"
+        phrase = name[:1].lower() + name[1:] if common else name
+        return f"I'm {indefinite_article(phrase)} {phrase}"
     clause = re.split(r",|;|\.| and wants | but | so | because | to ", role.strip(), maxsplit=1)[0].split()
     if 1 < len(clause) <= _MAX_WHO_WORDS and clause[0].isalpha():
         verb = clause[0].lower()
@@ -239,9 +255,11 @@ def _local_lead(local: QuestionWording, name: str, rng: random.Random) -> str:
     return lead
 
 
-def _topic(label: str, code: str, scope: str) -> str:
-    """What the asker is working on: the chunk's section title when it reads as a thing, else ""."""
-    text = " ".join(label.split()).strip(" .:")
+def _topic(label: str, code: str, scope: str, question: str = "") -> str:
+    """What the asker is working on: the chunk's section title when it reads as a thing and shares a word
+    with the question, else "". Readers called "Recap", "Sections" or "The resulting response" quoted
+    before an unrelated question a template's words."""
+    text = _NUMBERED.sub("", " ".join(label.split())).strip(" .:")
     usable = (
         text
         and len(text.split()) <= _MAX_TOPIC_WORDS
@@ -249,14 +267,16 @@ def _topic(label: str, code: str, scope: str) -> str:
         and "?" not in text
         and text.casefold() != scope.casefold()
         and reads_as_thing(text, code)
+        and (not question or share_content(text, question, code, ignore=scope))
     )
     return text if usable else ""
 
 
 def _keywords(name: str, role: str, topic: str, local: QuestionWording | None) -> str:
-    """A search-box situation: the persona's own topic words (not its role noun) and the section's."""
+    """A search-box situation: the persona's own words (not its role noun: "fastapi" of "FastAPI user") and
+    the section's; the role description only for a name that does not read as a role."""
     words: list[str] = []
-    for source in (name, topic or role):
+    for source in (name, topic or ("" if reads_as_role(name) else role)):
         for word in re.findall(r"[^\W_][\w.+-]*", source):
             low = word.lower()
             if low in QUERY_STOP_WORDS or is_role_word(word) or low.endswith("ing") or low in words:

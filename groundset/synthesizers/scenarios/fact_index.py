@@ -14,15 +14,14 @@ import numpy as np
 
 from ...core.wordllama_embeddings import shared_model
 from ...kg.extractors import languages
-from ...kg.graph import KnowledgeGraph, NodeKind
+from ...kg.graph import KnowledgeGraph
+from ...kg.scope import corpus_scope
 from ..questions.templates import asks_one_thing
 from .facts import Fact, facts_of, prose_vocabulary, subject_key
 from .graph_cache import GraphCache
 
-__all__ = ["FactIndex"]
+__all__ = ["FactIndex", "corpus_scope"]
 
-_SCOPE_SHARE = 0.4  # an entity named by this share of the documents is what the corpus is about
-_SCOPE_MIN_DOCUMENTS = 3
 _CACHE_SIZE = 4
 
 
@@ -91,29 +90,6 @@ class FactIndex:
     def similarity(self, a: str, b: str) -> float:
         va, vb = self.vectors([a, b])
         return float(va @ vb)
-
-
-def corpus_scope(kg: KnowledgeGraph) -> str:
-    """The name most documents mention (e.g. "Prometheus"), or "" when no name stands out."""
-    documents = kg.nodes(NodeKind.DOCUMENT)
-    if len(documents) < _SCOPE_MIN_DOCUMENTS:
-        return ""
-    named: Counter[str] = Counter()
-    spelling: dict[str, Counter[str]] = {}
-    for document in documents:
-        seen = set()
-        for chunk in kg.chunks_of(document):
-            for entity in kg.get(chunk).get("entities") or []:
-                if entity[:1].isupper() and " " not in entity and entity.isalnum() and len(entity) >= 3:
-                    seen.add(entity.casefold())
-                    spelling.setdefault(entity.casefold(), Counter())[entity] += 1
-        named.update(seen)
-    if not named:
-        return ""
-    name, count = named.most_common(1)[0]
-    if count < max(_SCOPE_MIN_DOCUMENTS, _SCOPE_SHARE * len(documents)):
-        return ""
-    return spelling[name].most_common(1)[0][0]
 
 
 def _without_stray_purposes(

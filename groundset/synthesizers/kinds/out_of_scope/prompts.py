@@ -25,7 +25,7 @@ from ....text.language import detect_language
 from ....text.lexical import LexicalContext, stemmed_words
 from ....text.sentences import split_sentences
 from ...questions.prompts import LENGTH_GUIDANCE, STYLE_GUIDANCE
-from ...questions.styles import agreement, apply_style, size_question
+from ...questions.styles import agreement, apply_style
 from .wording import local_draft
 
 # The reference of a question to decline, per language (each language's ``refusal_form``); a language
@@ -171,8 +171,9 @@ class OutOfScopePrompt(Prompt[OutOfScopeInput, OutOfScopeDraft]):
             return OutOfScopeDraft(question=question, missing=missing, candidate_answer=candidate)
         rng = random.Random(f"out_of_scope|{data.seed}|{data.term}|{data.aspect}")
         core = fill(rng.choice(wording.questions), data.term)
-        # No "... in Prometheus?": after "in which year" or "in depth" it reads as part of the question.
-        question = size_question(core, data.length, seed=data.seed)
+        # No "... in Prometheus?": after "in which year" or "in depth" it reads as part of the question. No
+        # "as the docs describe it" either: readers found it at odds with a question the docs do not answer.
+        question = core
         question = apply_style(question, data.style, seed=data.seed, protect=[data.term])
         return OutOfScopeDraft(
             question=question,

@@ -8,7 +8,8 @@ sentence form naming what was asked ("The documentation does not say how much ..
 
 Offline, the question asks about the term an ``Aspect`` that technical docs rarely state (a price, a
 Windows installer, who created it, ...), chosen so that no chunk naming the term uses a word that would
-answer it (in the chunk's language). Offline templates exist in English, German, French, Spanish,
+answer it (in the chunk's language); in English only the product and the tools of its family are asked
+about (``of_the_family``). Offline templates exist in English, German, French, Spanish,
 Chinese and Japanese (``out_of_scope.wording``); a scenario whose chunks (or forced language) are in
 another language is skipped offline, never asked in English. Outside English the terms are those
 single-hop questions take (``single_hop.ranked_terms``: things, in Chinese and Japanese in the
@@ -74,6 +75,14 @@ _NAME_SHARE = 0.8
 _NAME = re.compile(r"[A-Z][a-z]+[A-Z]{0,3}")  # Alertmanager, PromQL, InfluxDB; not MetricFamily, HTTP
 _INNER_CAPITAL = re.compile(r"[A-Z][a-z]+[A-Z][A-Za-z]*")  # PromQL, InfluxDB: a name even in German
 _PHRASE = re.compile(r"[A-Za-z]+(?: [A-Za-z]+){0,2}")
+_FAMILY_ENDINGS = (
+    "exporter",
+    "server",
+    "gateway",
+    "proxy",
+    "agent",
+    "daemon",
+)  # "Hiring Manager" is a person
 _TOOL_WORDS = word_set("exporter exporters server gateway manager browser proxy agent daemon dashboard")
 _VAGUE = word_set(
     """number numbers total value values way ways part example examples case cases result results kind type
@@ -124,19 +133,23 @@ class OutOfScopeQuerySynthesizer(Synthesizer):
     def scenarios(
         self, kg: KnowledgeGraph, n: int, personas: PersonaPool, rng: random.Random
     ) -> list[Scenario]:
-        """Up to ``n`` scenarios, each on its own chunk and term, aspects spread evenly."""
+        """Up to ``n`` scenarios, each on its own chunk and term (the product's name once per aspect),
+        aspects spread evenly. Offline in English, only the product and the tools of its family are asked
+        about: readers kept 6 of 46 stock questions about other terms ("Is health insurance covered by
+        any patents?", "Which vendors sell a support contract for Sphinx?"); fewer samples, not those."""
         self.kg = kg
         index = ChunkIndex.of(kg)
         scope = corpus_scope(kg)
+        found: list[Scenario] = []
         used_chunks: set[str] = set()
         used_terms: set[str] = set()
         counts: Counter[str] = Counter()
-        found: list[Scenario] = []
         for nodes, terms, _ in self.groundings(kg, rng):
             if len(found) >= n:
                 break
             chunk, term = nodes[0], terms[0]
-            if chunk in used_chunks or term.casefold() in used_terms:
+            the_product = bool(scope) and term.casefold() == scope.casefold()
+            if chunk in used_chunks or (term.casefold() in used_terms and not the_product):
                 continue
             close = index.close_to(index.row(chunk), index.mentioning(term), MAX_DISTRACTORS)
             group = [chunk, *(index.ids[r] for r in close)]
@@ -144,7 +157,11 @@ class OutOfScopeQuerySynthesizer(Synthesizer):
             if not self.writes_with_model and not has_templates(language):
                 continue
             tool = is_tool(term, scope, index, node_language(kg, chunk))
-            aspect = pick_aspect(index, term, tool, counts, rng, language)
+            stock_only = not self.writes_with_model and language == "en"
+            if stock_only and not (tool and of_the_family(term, scope)):
+                continue
+            asked = {s.aspect for s in found if the_product and s.terms[:1] == [term]}
+            aspect = pick_aspect(index, term, tool, counts, rng, language, exclude=asked)
             if aspect is None:
                 continue
             used_chunks.add(chunk)
@@ -329,6 +346,19 @@ def written_as_name(term: str, index: ChunkIndex) -> bool:
     return bool(written) and sum(w == term for w in written) / len(written) >= _NAME_SHARE
 
 
+def of_the_family(term: str, scope: str) -> bool:
+    """The product itself, or a tool named as a piece of software ("Node Exporter", "Alertmanager"): not a
+    third party the docs use (Docker, Sphinx, Python), nor a person ("hiring manager", "Tech Ops Manager")
+    or a thing in lower case ("reverse proxy")."""
+    if scope and term.casefold() == scope.casefold():
+        return True
+    words = term.split()
+    named = all(word[:1].isupper() for word in words)
+    if len(words) == 1:  # "Alertmanager", "Pushgateway"
+        return named and term[1:].casefold().endswith((*_FAMILY_ENDINGS, "manager"))
+    return named and words[-1].casefold() in _FAMILY_ENDINGS
+
+
 def fitting_aspects(index: ChunkIndex, term: str, tool: bool, language: str = "en") -> list[Aspect]:
     """The aspects worded for the term in ``language`` (English wording for a language without offline
     templates: a model writes those) that no chunk naming the term answers, by the words of the chunk's
@@ -343,10 +373,16 @@ def fitting_aspects(index: ChunkIndex, term: str, tool: bool, language: str = "e
 
 
 def pick_aspect(
-    index: ChunkIndex, term: str, tool: bool, counts: Counter[str], rng: random.Random, language: str = "en"
+    index: ChunkIndex,
+    term: str,
+    tool: bool,
+    counts: Counter[str],
+    rng: random.Random,
+    language: str = "en",
+    exclude: set[str] | frozenset[str] = frozenset(),
 ) -> Aspect | None:
-    """The least used of the ``fitting_aspects``; None if none."""
-    fitting = fitting_aspects(index, term, tool, language)
+    """The least used of the ``fitting_aspects`` not in ``exclude`` (keys); None if none."""
+    fitting = [a for a in fitting_aspects(index, term, tool, language) if a.key not in exclude]
     if not fitting:
         return None
     least = min(counts[a.key] for a in fitting)

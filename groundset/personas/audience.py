@@ -1,0 +1,102 @@
+"""Who reads a corpus, in its own words: the role nouns its pages use for people ("teammates", "managers",
+"developers", "users"), counted by the pages that use them, and the persona name they give
+("Teammate at Sourcegraph", "FastAPI user", "Developer building with Requests").
+
+Blind readers rejected offline personas named from extracted terms ("SRE working with immutable reference
+who keeps an eye on summary traits"): a persona is a plausible reader of the corpus, and the corpus says
+who its readers are. English only; other languages keep their own persona wording.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+__all__ = ["AUDIENCE", "audience_of", "audience_name", "distinct_audiences"]
+
+# Role noun as written (singular) -> the role it names. Words that name people the docs talk *about*
+# rather than *to* (customers, candidates, owners, authors, leads) are not here, nor "dev" ("/dev", "dev
+# mode").
+AUDIENCE: dict[str, str] = {
+    "user": "user", "developer": "developer", "programmer": "developer", "engineer": "engineer",
+    "operator": "operator", "administrator": "administrator", "admin": "administrator",
+    "sysadmin": "administrator", "sre": "SRE", "maintainer": "maintainer", "contributor": "contributor",
+    "analyst": "analyst", "teammate": "teammate", "employee": "employee", "manager": "manager",
+    "new hire": "new hire", "student": "student", "learner": "learner", "beginner": "beginner",
+    "designer": "designer",
+}  # fmt: skip
+# People of the organisation the corpus belongs to: "at Sourcegraph", not "using Sourcegraph".
+_STAFF = frozenset({"teammate", "employee", "manager", "new hire"})
+_NAMES = {"user": "{scope} user", "developer": "Developer building with {scope}",
+          "contributor": "Contributor to {scope}", "maintainer": "Maintainer of {scope}",
+          "operator": "Operator running {scope}", "SRE": "SRE running {scope}",
+          "administrator": "Administrator managing {scope}"}  # fmt: skip
+_NOUN = re.compile(
+    r"(?<![\w/.-])("
+    + "|".join(re.escape(n) for n in sorted(AUDIENCE, key=len, reverse=True))
+    + r")(?:s|es)?(?![\w/-])",
+    re.IGNORECASE,
+)
+_FENCED = re.compile(r"```.*?```|`[^`\n]*`", re.DOTALL)
+SHARE_OF_TOP = 0.25  # another role is a cluster's own when this share of its top role's pages use it
+
+
+def audience_of(texts: Iterable[str]) -> Counter[str]:
+    """How many of the texts name people by each role. Code is left out, and so is a capitalised noun
+    mid-sentence (``User``, a class)."""
+    counts: Counter[str] = Counter()
+    for text in texts:
+        prose = _FENCED.sub(" ", text)
+        found = set()
+        for match in _NOUN.finditer(prose):
+            word = match.group(0)
+            before = prose[: match.start()].rstrip()
+            if word[:1].isupper() and before and before[-1] not in ".!?:#*-|>\n":
+                continue
+            found.add(AUDIENCE[match.group(1).casefold()])
+        counts.update(found)
+    return counts
+
+
+def distinct_audiences(counts: Sequence[Counter[str]]) -> list[str]:
+    """One role per group of texts (clusters, biggest first): its most used role that no bigger group took,
+    when that role is its own (used by at least a quarter as many of its pages as its top role), else its
+    top role, so one handbook's clusters read as a teammate, a manager, an employee, not four teammates,
+    and a cluster that names no reader gets the corpus's; "" when the corpus names none. Staff roles
+    (teammate, manager) only in a corpus whose readers are mostly staff (a handbook), and there no "user"."""
+    corpus: Counter[str] = sum(counts, Counter())
+    staff = bool(corpus) and _ranked(corpus)[0] in _STAFF
+    if not staff:  # "manager" in software docs is a context or package manager; no one works "at" FastAPI
+        counts = [Counter({r: n for r, n in c.items() if r not in _STAFF}) for c in counts]
+    else:  # in a handbook "users" are the product's, not the readers
+        counts = [Counter({r: n for r, n in c.items() if r != "user"}) for c in counts]
+    corpus = sum(counts, Counter())
+    taken: set[str] = set()
+    chosen = []
+    for own in counts:
+        ranked = _ranked(own) or _ranked(corpus)
+        if not ranked:
+            chosen.append("")
+            continue
+        top = (own or corpus)[ranked[0]]
+        role = next(
+            (r for r in ranked if r not in taken and (own or corpus)[r] >= SHARE_OF_TOP * top), ranked[0]
+        )
+        taken.add(role)
+        chosen.append(role)
+    return chosen
+
+
+def _ranked(counts: Counter[str]) -> list[str]:
+    return sorted((role for role, n in counts.items() if n), key=lambda r: (-counts[r], r))
+
+
+def audience_name(role: str, scope: str) -> str:
+    """The persona's name: the role and how it relates to what the corpus is about."""
+    title = role if role.isupper() else role[:1].upper() + role[1:]
+    if not scope:
+        return "User of these docs" if role == "user" else title
+    if role in _STAFF:
+        return f"{title} at {scope}"
+    return _NAMES.get(role, f"{title} using {{scope}}").format(scope=scope)
