@@ -171,7 +171,8 @@ async def acluster_documents(
     themes = dominant_themes([[items[i].themes for i in group] for group in groups])
     entities = distinctive_terms([[items[i].entities for i in group] for group in groups])
     keyphrases = distinctive_terms([[items[i].keyphrases for i in group] for group in groups])
-    audiences = distinct_audiences([audience_of(_member_texts(kg, [items[i].id for i in g])) for g in groups])
+    members = _member_texts(kg, [[items[i].id for i in group] for group in groups])
+    audiences = distinct_audiences([audience_of(texts) for texts in members])
     scope = corpus_scope(kg)
     return [
         Cluster(
@@ -191,17 +192,17 @@ async def acluster_documents(
     ]
 
 
-def _member_texts(kg: KnowledgeGraph, ids: list[str]) -> list[str]:
-    """The texts of a cluster's members: a document's chunks (by their ``document``, in any node order),
-    or the chunk itself."""
-    wanted = set(ids)
-    texts: dict[str, list[str]] = {node: [] for node in ids}
+def _member_texts(kg: KnowledgeGraph, groups: list[list[str]]) -> list[list[str]]:
+    """Each group's member texts: a document's chunks (by their ``document``, in any node order), or the
+    chunk itself; the chunks are read once for all groups."""
+    wanted = {node for group in groups for node in group}
+    texts: dict[str, list[str]] = {node: [] for node in wanted}
     for chunk in sorted(kg.nodes(NodeKind.CHUNK), key=lambda c: (kg.get(c).get("position", 0), c)):
         data = kg.get(chunk)
         owner = chunk if chunk in wanted else str(data.get("document"))
         if owner in wanted:
             texts[owner].append(str(data.get("text") or ""))
-    return [" ".join(texts[node]) for node in ids]
+    return [[" ".join(texts[node]) for node in group] for group in groups]
 
 
 def _representatives(texts: list[str]) -> tuple[str, ...]:
