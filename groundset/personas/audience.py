@@ -51,7 +51,9 @@ def audience_of(texts: Iterable[str]) -> Counter[str]:
         found = set()
         for match in _NOUN.finditer(prose):
             word = match.group(0)
-            before = prose[: match.start()].rstrip()
+            before = prose[
+                max(0, match.start() - 64) : match.start()
+            ].rstrip()  # a window, not a copy of all before
             if word[:1].isupper() and before and before[-1] not in ".!?:#*-|>\n":
                 continue
             found.add(AUDIENCE[match.group(1).casefold()])
@@ -79,9 +81,9 @@ def distinct_audiences(counts: Sequence[Counter[str]]) -> list[str]:
         if not ranked:
             chosen.append("")
             continue
-        top = (own or corpus)[ranked[0]]
+        source = own or corpus
         role = next(
-            (r for r in ranked if r not in taken and (own or corpus)[r] >= SHARE_OF_TOP * top), ranked[0]
+            (r for r in ranked if r not in taken and source[r] >= SHARE_OF_TOP * source[ranked[0]]), ranked[0]
         )
         taken.add(role)
         chosen.append(role)

@@ -193,11 +193,11 @@ async def acluster_documents(
 
 
 def _member_texts(kg: KnowledgeGraph, groups: list[list[str]]) -> list[list[str]]:
-    """Each group's member texts: a document's chunks (by their ``document``, in any node order), or the
-    chunk itself; the chunks are read once for all groups."""
+    """Each group's member texts: a document's chunks (by their ``document``, so in any node order), or the
+    chunk itself; the chunks are read once for all groups. Only counted (``audience_of``), so unordered."""
     wanted = {node for group in groups for node in group}
     texts: dict[str, list[str]] = {node: [] for node in wanted}
-    for chunk in sorted(kg.nodes(NodeKind.CHUNK), key=lambda c: (kg.get(c).get("position", 0), c)):
+    for chunk in kg.nodes(NodeKind.CHUNK):
         data = kg.get(chunk)
         owner = chunk if chunk in wanted else str(data.get("document"))
         if owner in wanted:

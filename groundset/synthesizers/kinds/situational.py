@@ -60,14 +60,9 @@ LENGTH_GUIDANCE = {
 }
 _NEUTRAL_WHO = ("I'm setting this up for a small team", "I'm new to this and looking after it for my team")
 # What the asker is doing, in words that fit any documentation (a handbook as well as an API): readers
-# rejected "I'm reviewing our configuration" before a question on parental leave.
+# rejected "I'm reviewing our configuration" before a question on parental leave. No section title in
+# English: readers of four corpora called a quoted one ("Recap", "The password flow") a template's words.
 _DOING = (
-    "right now I'm reading the {topic} part of the docs",
-    "this week I'm looking into {topic}",
-    "I'm in the middle of something that touches {topic}",
-    "I've been reading up on {topic}",
-)
-_DOING_NO_TOPIC = (
     "I'm looking something up for my work",
     "I need to get this right for something I'm working on",
     "I have a quick question",
@@ -77,7 +72,6 @@ _STAKES = (
     "and my team is waiting on my notes",
     "and I'd like to settle this today",
 )
-_NUMBERED = re.compile(r"^(?:(?:step|part|chapter|section)\s+)?\d+(?:\.\d+)*[.:)]?\s+", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"\b(?:their|his|her)\b")
 _MAX_TOPIC_WORDS = 6
 _MAX_WHO_WORDS = 12
@@ -162,10 +156,7 @@ class SituationalPrompt(Prompt[SituationalInput, SituationalSample]):
         code = label_code(data.language)
         local = wording(code)
         core = QueryPrompt().offline(_query(data, "short" if data.length == "short" else "medium"))
-        # No section title in English: readers of four corpora called a quoted title ("Recap", "The password
-        # flow") a template's words, even when it shared the question's words.
-        label = data.labels[0] if data.labels and local is not None else ""
-        topic = _topic(label, code, data.scope, core.question)
+        topic = _topic(data.labels[0] if data.labels else "", code, data.scope, core.question)
         rng = random.Random(f"situation|{data.seed}|{data.persona}|{topic}|{data.terms[0]}")
         name, _, role = data.persona.partition(": ")
         if data.style == "web_search" and local is not None:
@@ -209,15 +200,15 @@ def situation(
     name: str, role: str, topic: str, length: str, rng: random.Random, local: QuestionWording | None = None
 ) -> str:
     """The asker's situation in 1 or 2 sentences: who they are (the persona) and what they are working on
-    (``topic``, the chunk's section title; "" for none). ``local``: the wording of a language other than
-    English."""
+    (``topic``, the chunk's section title; "" for none; English names none, see ``_DOING``). ``local``: the
+    wording of a language other than English."""
     if local is not None and local.situations:
         lead = _local_lead(local, name, rng)
         if not topic:
             return local.long.split("{core}")[0].format(lead=lead, purpose=rng.choice(local.purposes)).strip()
         return rng.choice(local.situations).format(lead=lead, topic=local.quote.format(topic))
     who = _who(name, role, rng)
-    doing = rng.choice(_DOING).format(topic=f'"{topic}"') if topic else rng.choice(_DOING_NO_TOPIC)
+    doing = rng.choice(_DOING)
     if length != "long":
         return f"{_upper_first(who)}, and {doing}."
     return f"{_upper_first(who)}. {_upper_first(doing)}, {rng.choice(_STAKES)}."
@@ -259,7 +250,7 @@ def _topic(label: str, code: str, scope: str, question: str = "") -> str:
     """What the asker is working on: the chunk's section title when it reads as a thing and shares a word
     with the question, else "". Readers called "Recap", "Sections" or "The resulting response" quoted
     before an unrelated question a template's words."""
-    text = _NUMBERED.sub("", " ".join(label.split())).strip(" .:")
+    text = " ".join(label.split()).strip(" .:")
     usable = (
         text
         and len(text.split()) <= _MAX_TOPIC_WORDS
@@ -273,10 +264,9 @@ def _topic(label: str, code: str, scope: str, question: str = "") -> str:
 
 
 def _keywords(name: str, role: str, topic: str, local: QuestionWording | None) -> str:
-    """A search-box situation: the persona's own words (not its role noun: "fastapi" of "FastAPI user") and
-    the section's; the role description only for a name that does not read as a role."""
+    """A search-box situation: the persona's own topic words (not its role noun) and the section's."""
     words: list[str] = []
-    for source in (name, topic or ("" if reads_as_role(name) else role)):
+    for source in (name, topic or role):
         for word in re.findall(r"[^\W_][\w.+-]*", source):
             low = word.lower()
             if low in QUERY_STOP_WORDS or is_role_word(word) or low.endswith("ing") or low in words:

@@ -173,8 +173,7 @@ class OutOfScopePrompt(Prompt[OutOfScopeInput, OutOfScopeDraft]):
         core = fill(rng.choice(wording.questions), data.term)
         # No "... in Prometheus?": after "in which year" or "in depth" it reads as part of the question. No
         # "as the docs describe it" either: readers found it at odds with a question the docs do not answer.
-        question = core
-        question = apply_style(question, data.style, seed=data.seed, protect=[data.term])
+        question = apply_style(core, data.style, seed=data.seed, protect=[data.term])
         return OutOfScopeDraft(
             question=question,
             missing=fill(wording.missing, data.term, sentence=False),
