@@ -11,11 +11,17 @@ from pathlib import Path
 
 import pytest
 
+from groundset.core import CallEngine
 from groundset.kg.build import build_knowledge_graph
 from groundset.personas import reads_as_role
 from groundset.personas.audience import audience_name, audience_of, distinct_audiences
+from groundset.samples.testset import TestsetSample
+from groundset.synthesizers.kinds.comparative import ComparativeQuerySynthesizer
+from groundset.synthesizers.kinds.conversational.synthesizer import distinct_turns
+from groundset.synthesizers.kinds.distracting import MIN_PROSE_WORDS, distractor_problem, prose_words
 from groundset.synthesizers.kinds.double import related_facts
 from groundset.synthesizers.kinds.situational import SituationalInput, SituationalPrompt
+from groundset.synthesizers.pipeline.generator import TestsetGenerator
 from groundset.synthesizers.questions.styles import size_question
 from groundset.synthesizers.questions.templates import (
     asks_one_thing,
@@ -25,8 +31,8 @@ from groundset.synthesizers.questions.templates import (
     web_query,
 )
 from groundset.synthesizers.scenarios.fact_index import FactIndex
-from groundset.synthesizers.scenarios.fact_pairs import comparable_pairs, same_subject_pairs
-from groundset.synthesizers.scenarios.facts import facts_of
+from groundset.synthesizers.scenarios.fact_pairs import Together, comparable_pairs, same_subject_pairs
+from groundset.synthesizers.scenarios.facts import facts_of, subject_key
 from groundset.text.plaintext import plain_text
 
 from .corpora import PROMETHEUS_DOCS, SHARED
@@ -362,15 +368,78 @@ def test_a_situation_says_who_asks_and_quotes_no_section_title(style):
 
 def test_a_double_question_joins_what_one_person_would_ask_together():
     """ "What is the new hire responsible for, and what is required of travelers?": two facts nobody asks
-    in one breath. Two ways of receiving uploaded files are."""
+    in one breath. Two ways of sending files are."""
     new_hire = _first_fact(
         HANDBOOK / "benefits-pay-perks" / "benefits-perks" / "celebrate.md", "The new hire is"
     )
     travel = _first_fact(
         HANDBOOK / "benefits-pay-perks" / "benefits-perks" / "travel" / "index.md", "Travelers must"
     )
-    files = _first_fact(FASTAPI_TUTORIAL / "request-files.md", "To receive uploaded files")
-    forms = _first_fact(FASTAPI_TUTORIAL / "request-forms-and-files.md", "To receive uploaded files and/or")
+    files = _first_fact(FASTAPI_TUTORIAL / "request-files.md", "Use File, bytes")
+    forms = _first_fact(
+        FASTAPI_TUTORIAL / "request-forms-and-files.md", "You can define files and form fields"
+    )
     assert new_hire and travel and files and forms
     assert not related_facts(new_hire, travel, "Sourcegraph")
     assert related_facts(files, forms, "FastAPI")
+
+
+def test_a_how_to_that_gives_only_its_first_step_is_no_fact():
+    """ "How do I receive uploaded files?" answered "first install python-multipart": the reference missed
+    what the question asks (use File and UploadFile)."""
+    assert _first_fact(FASTAPI_TUTORIAL / "request-files.md", "To receive uploaded files") is None
+    assert _first_fact(FASTAPI_TUTORIAL / "header-params.md", "To declare headers") is not None
+
+
+def test_a_distractor_says_something_and_does_not_answer_in_other_words():
+    """ "How can I declare headers?" with the page's Recap ("Declare headers with `Header`, ...") as the
+    distractor: it answers as well as the reference. A heading with a line under it tempts no one."""
+    page = (FASTAPI_TUTORIAL / "header-params.md").read_text(encoding="utf-8")
+    recap = page[page.index("## Recap") :]
+    sample = TestsetSample.create(
+        user_input="How can I declare headers in FastAPI?",
+        reference="To declare headers, you need to use Header, because otherwise the parameters would be "
+        "interpreted as query parameters.",
+        reference_contexts=["To declare headers, you need to use `Header`, because otherwise ..."],
+        reference_context_ids=["chunk-answer"],
+        synthesizer="distracting",
+        distractor_contexts=[recap],
+        distractor_context_ids=["chunk-recap"],
+    )
+    assert distractor_problem(sample, ["you need to use Header"], "FastAPI") == "distractor holds the answer"
+    other = sample.model_copy(update={"distractor_contexts": [page[: page.index("## Recap")][-600:]]})
+    assert distractor_problem(other, ["you need to use Header"], "FastAPI") is None
+    assert len(prose_words("## Helpful links\n\n- [Okta](https://okta.com)")) < MIN_PROSE_WORDS
+    assert len(prose_words(recap)) >= MIN_PROSE_WORDS
+
+
+def test_a_conversation_never_asks_one_condition_twice():
+    """ "What happens when it is for the purpose of making a decision?" asked in turn 2 and again in turn 3,
+    answered "Approved" then "Implemented": the handbook states both, so neither turn has one answer."""
+    page = HANDBOOK / "company-info-and-process" / "communication" / "rfcs" / "index.md"
+    approved = _first_fact(page, "When the RFC is for the purpose of making a decision, the Approved")
+    implemented = _first_fact(page, "When the RFC is for the purpose of making a decision, the Implemented")
+    assert approved and implemented and approved.pattern == implemented.pattern == "cause"
+    kg = build_knowledge_graph(page).kg
+    index = FactIndex.of(kg)
+    assert not distinct_turns(index, ("a", approved), ("b", implemented), approved.plural)
+
+
+def test_two_subjects_are_compared_only_as_counterparts_the_docs_list_together(prometheus_graph):
+    """ "How do the rules for LabelSet differ from those for label names?" (a thing and its part),
+    "kapacitor's scope alert difference" ("alert" found inside "alerting rules"): the docs name
+    counterparts as items of one list ("counters and gauges", "Senders and receivers")."""
+    named = Together(prometheus_graph)
+    assert named.in_one_sentence("labelset", "label name") and not named.listed("labelset", "label name")
+    assert not named.in_one_sentence("kapacitor’s scope", "alert")
+    for a, b in (("counter", "gauge"), ("sender", "receiver"), ("histogram", "summary")):
+        assert named.listed(a, b) and named.listed(b, a), (a, b)
+    testset = TestsetGenerator(engine=CallEngine(cache=False)).generate(
+        prometheus_graph, 12, [(ComparativeQuerySynthesizer(engine=CallEngine(cache=False)), 1.0)], seed=5
+    )
+    two = [s for s in testset if len(s.terms) == 2]
+    assert two and len(two) < len(testset)  # both forms, in turn
+    for sample in two:
+        a, b = (subject_key(t) for t in sample.terms)
+        assert named.listed(a, b), sample.user_input
+    assert len({frozenset(subject_key(t) for t in s.terms) for s in two}) == len(two)  # each pair once

@@ -39,7 +39,7 @@ from ..base import Grounding
 from ..questions.prompts import GeneratedSample
 from ..questions.templates import compare_question, noun_phrase
 from ..scenarios.fact_index import FactIndex
-from ..scenarios.fact_pairs import KINSHIP, SAME_STATEMENT, SENTENCE_SENSE, comparable_pairs
+from ..scenarios.fact_pairs import KINSHIP, SAME_STATEMENT, SENTENCE_SENSE, Together, comparable_pairs
 from ..scenarios.facts import Fact
 from ..scenarios.scenario import PersonaPool, Scenario
 from .double import shared_terms, term_frequency
@@ -200,9 +200,10 @@ class ComparativeQuerySynthesizer(TwoPartSynthesizer):
         def fresh(a: Side, b: Side) -> bool:
             sides = frozenset((a[1].reference, b[1].reference))
             keys = (a[1].key(), b[1].key())
-            if sides in asked or any(used[k] >= MAX_PER_SUBJECT for k in set(keys)):
+            subjects = frozenset(keys) if keys[0] != keys[1] else sides  # two subjects: compared once
+            if sides in asked or subjects in asked or any(used[k] >= MAX_PER_SUBJECT for k in set(keys)):
                 return False
-            asked.add(sides)
+            asked.update((sides, subjects))
             for key in set(keys):
                 used[key] += 1
             return True
@@ -260,29 +261,35 @@ def _edge_pairs(
     edges = sorted(tuple(sorted(pair)) for pair in links)
     rng.shuffle(edges)
     found: list[tuple[float, float, Side, Side]] = []
+    named = Together(kg)
     for source, target in edges:
         best: tuple[float, Side, Side] | None = None
         for fa in index.facts.get(source, []):
             for fb in index.facts.get(target, []):
                 if fa.pattern != fb.pattern or fa.pattern not in COMPARED:
                     continue
-                closeness = _comparable(kg, index, (source, fa), (target, fb))
+                closeness = _comparable(kg, index, (source, fa), (target, fb), named)
                 if closeness is not None and (best is None or closeness > best[0]):
                     best = (closeness, (source, fa), (target, fb))
         if best is not None:
             found.append((round(best[0], 1), rng.random(), best[1], best[2]))
     found.sort(key=lambda row: (-row[0], row[1]))  # close pairs first, shuffled within a band
-    for _, _, a, b in found:
-        yield a, b
+    # Two subjects and one subject in two documents in turn: the versions of one spec are the closest
+    # statements of all and would otherwise fill a small test set alone.
+    one = [(a, b) for _, _, a, b in found if a[1].key() == b[1].key()]
+    two = [(a, b) for _, _, a, b in found if a[1].key() != b[1].key()]
+    for i in range(max(len(one), len(two))):
+        yield from (pair[i] for pair in (two, one) if i < len(pair))
 
 
-def _comparable(kg: KnowledgeGraph, index: FactIndex, a: Side, b: Side) -> float | None:
+def _comparable(kg: KnowledgeGraph, index: FactIndex, a: Side, b: Side, named: Together) -> float | None:
     """How close the two statements are, or None when they make no comparison: one statement twice,
-    one answer twice, a subject inside the other ("metric" and "metric type"), unrelated statements,
-    or one subject whose two documents cannot be told apart by their titles."""
+    one answer twice, a subject inside the other ("metric" and "metric type"), two subjects the corpus
+    never lists together as counterparts ("LabelSet" and "label names": a thing and its part),
+    unrelated statements, or one subject whose two documents cannot be told apart by their titles."""
     (chunk_a, fa), (chunk_b, fb) = a, b
-    if _norm(fa.answer) == _norm(fb.answer):
-        return None
+    if _norm(fa.answer) == _norm(fb.answer) or index.is_scope(fa) or index.is_scope(fb):
+        return None  # the product itself: two pages describe all of it ("Overview" vs "FAQ"), not one point
     similarity = index.similarity(fa.reference, fb.reference)
     if similarity >= SAME_STATEMENT:
         return None
@@ -290,6 +297,8 @@ def _comparable(kg: KnowledgeGraph, index: FactIndex, a: Side, b: Side) -> float
         labels = document_label(kg, chunk_a), document_label(kg, chunk_b)
         return similarity if _norm(labels[0]) != _norm(labels[1]) else None
     if fa.key() in fb.key() or fb.key() in fa.key() or " and " in f"{fa.focus} {fb.focus}":
+        return None
+    if similarity < SENTENCE_SENSE or not named.listed(fa.key(), fb.key()):
         return None
     if fa.pattern in DEFINING:
         kin = index.similarity(fa.answer, fb.answer)

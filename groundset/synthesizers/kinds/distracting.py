@@ -27,6 +27,8 @@ from ...kg.graph import EdgeKind, KnowledgeGraph, NodeKind
 from ...personas.language import node_language
 from ...samples.testset import TestsetSample
 from ...text.lexical import stemmed_words
+from ...text.plaintext import plain_text
+from ...text.sentences import split_sentences
 from ..base import Grounding
 from ..pipeline.quality import QualityGate
 from ..questions.offline import answer_sentences, term_pattern
@@ -48,6 +50,12 @@ __all__ = [
 # How much an edge of each kind says "this chunk looks like the answer chunk" (times its score).
 EDGE_WEIGHTS = {EdgeKind.SIMILAR: 1.0, EdgeKind.ENTITY_OVERLAP: 0.6, EdgeKind.THEME_OVERLAP: 0.4}
 SAME_SUBJECT_BONUS = 0.5  # the near-miss states another fact about the question's subject
+MIN_PROSE_WORDS = 12  # a near-miss says something: not a heading and a link
+# The words of the question templates, not of the thing asked about.
+_TEMPLATE_WORDS = (
+    "happens required rule applies recommended allowed avoided exactly explain definition purpose default"
+)
+RESTATED_SHARE = 1 / 3  # of the reference's own words, in one sentence with every word asked: the answer
 _JOINER = re.compile(r"(?<=\w)[._-](?=\w)")
 
 
@@ -191,6 +199,7 @@ def near_misses(
             edge = kg.edge(chunk, other, kind) or {}
             scores[other] += weight * float(edge.get("score", 0.5))
     keys = {f.key() for f in facts or []}
+    questions = {f.question_key() for f in facts or []}
     own = kg.get(chunk)
     found: list[tuple[float, str]] = []
     for other, score in scores.items():
@@ -199,7 +208,12 @@ def near_misses(
             continue
         if not pattern.search(data["text"]) or _holds_any(data["text"], answers):
             continue
-        if index is not None and keys & {f.key() for f in index.facts.get(other, [])}:
+        if len(prose_words(data["text"])) < MIN_PROSE_WORDS:
+            continue  # a heading with a line under it ("## Helpful links") tempts no one
+        theirs = index.facts.get(other, []) if index is not None else []
+        if questions & {f.question_key() for f in theirs}:
+            continue  # it states a fact the same question asks for, in other words: it answers
+        if keys & {f.key() for f in theirs}:
             score += SAME_SUBJECT_BONUS
         found.append((score, other))
     found.sort(key=lambda item: (-item[0], item[1]))
@@ -219,12 +233,34 @@ def distractor_problem(
     ) & {_norm(t) for t in sample.reference_contexts}:
         return "distractor is a reference context"
     asked = _terms(sample.user_input, language) - _terms(scope, language)
+    said = _terms(sample.reference, language) - asked
+    asked_of = asked - _terms(_TEMPLATE_WORDS, "en")  # "What happens if ...": "happens" is the template's
     for text in sample.distractor_contexts:
         if not asked & _terms(text, language):
             return "distractor shares no term with the question"
-        if _holds_any(text, answers):
+        if _holds_any(text, answers) or _restates(text, asked_of, said, language):
             return "distractor holds the answer"
     return None
+
+
+def _restates(text: str, asked: set[str], said: set[str], language: str) -> bool:
+    """Whether a sentence of ``text`` names everything the question asks about and a third of what the
+    reference says beyond it: the answer in other words ("Declare headers with Header, using the same
+    pattern as Query" for "How can I declare headers?")."""
+    if not asked:
+        return False
+    for sentence in split_sentences(plain_text(text), language):
+        found = _terms(sentence, language)
+        if asked <= found and said and len(said & found) >= RESTATED_SHARE * len(said):
+            return True
+    return False
+
+
+def prose_words(text: str) -> list[str]:
+    """The words of ``text`` outside headings and code fences."""
+    prose = re.sub(r"```.*?```", " ", text, flags=re.DOTALL)
+    lines = [line for line in prose.splitlines() if not line.lstrip().startswith("#")]
+    return re.findall(r"[^\W\d_]{2,}", " ".join(lines))
 
 
 def _terms(text: str, language: str) -> set[str]:

@@ -27,7 +27,7 @@ from ..questions.templates import ORDER, asks_one_thing, follow_up
 from .fact_index import FactIndex
 from .facts import Fact, subject_key
 
-__all__ = ["comparable_pairs", "same_subject_pairs"]
+__all__ = ["Together", "comparable_pairs", "same_subject_pairs"]
 
 CHUNK_SENSE = 0.40
 SENTENCE_SENSE = 0.30
@@ -171,7 +171,7 @@ def comparable_pairs(
     similarity = vectors @ vectors.T
     predicates = index.vectors([fact.answer for _, fact in items])
     kinship = predicates @ predicates.T
-    mentions = _mentions(kg, {fact.key() for _, fact in items})
+    named = Together(kg)
     scored: list[tuple[float, float, int, int, str]] = []
     for i, j in zip(*np.triu_indices(len(items), k=1), strict=True):
         (chunk_a, a), (chunk_b, b) = items[i], items[j]
@@ -181,8 +181,8 @@ def comparable_pairs(
             continue
         if a.key() in b.key() or b.key() in a.key() or " and " in f"{a.focus} {b.focus}":
             continue  # "metric" and "metric type"; "the Bucket field and the Bucket message"
-        together = mentions[a.key()] & mentions[b.key()]
-        if len(together) < MIN_CO_MENTIONS or not _in_one_sentence(kg, together, a.key(), b.key()):
+        together = named.chunks(a.key()) & named.chunks(b.key())
+        if len(together) < MIN_CO_MENTIONS or not named.in_one_sentence(a.key(), b.key()):
             continue
         theme = _shared_theme(kg, chunk_a, chunk_b)
         if theme:
@@ -201,25 +201,65 @@ def comparable_pairs(
         yield theme, a, b
 
 
-def _mentions(kg: KnowledgeGraph, keys: set[str]) -> dict[str, set[str]]:
-    """For each subject key, the chunks whose text names it (case-folded, hyphens as spaces)."""
-    texts = {
-        c: " ".join(kg.get(c)["text"].casefold().replace("-", " ").split()) for c in kg.nodes(NodeKind.CHUNK)
-    }
-    return {key: {c for c, text in texts.items() if key in text} for key in keys}
+class Together:
+    """Where the corpus names subjects (by key, cached) and whether it names two of them together: in one
+    sentence ("counters and gauges are ..."), or as items of one list ("counters, gauges or histograms"),
+    which is what makes two subjects counterparts rather than a thing and one of its parts ("label names
+    must be unique within a LabelSet"). Whole words only: "alert" is not in "alerting rules"."""
+
+    def __init__(self, kg: KnowledgeGraph) -> None:
+        self.kg = kg
+        self._texts: dict[str, str] | None = None
+        self._chunks: dict[str, set[str]] = {}
+
+    def texts(self) -> dict[str, str]:
+        """Every chunk's text, case-folded, hyphens as spaces (read once)."""
+        if self._texts is None:
+            self._texts = {
+                c: " ".join(self.kg.get(c)["text"].casefold().replace("-", " ").split())
+                for c in self.kg.nodes(NodeKind.CHUNK)
+            }
+        return self._texts
+
+    def chunks(self, key: str) -> set[str]:
+        """The chunks whose text names ``key``."""
+        if key not in self._chunks:
+            named = _named(key)
+            self._chunks[key] = {c for c, text in self.texts().items() if key in text and named.search(text)}
+        return self._chunks[key]
+
+    def sentences(self, a: str, b: str) -> Iterator[str]:
+        """The sentences naming both ``a`` and ``b``."""
+        named_a, named_b = _named(a), _named(b)
+        for chunk in sorted(self.chunks(a) & self.chunks(b)):
+            for sentence in _SENTENCE_END.split(self.texts()[chunk]):
+                if named_a.search(sentence) and named_b.search(sentence):
+                    yield sentence
+
+    def in_one_sentence(self, a: str, b: str) -> bool:
+        return next(self.sentences(a, b), None) is not None
+
+    def listed(self, a: str, b: str) -> bool:
+        """Whether a sentence lists ``a`` and ``b`` as items of one list, either first."""
+        for sentence in self.sentences(a, b):
+            for first, second in ((a, b), (b, a)):
+                for match in _named(first).finditer(sentence):
+                    at = _named(second).search(sentence, match.end())
+                    if at is not None and _LISTED.fullmatch(sentence[match.end() : at.start()]):
+                        return True
+        return False
 
 
-def _in_one_sentence(kg: KnowledgeGraph, chunks: set[str], a: str, b: str) -> bool:
-    """Whether a sentence of ``chunks`` names both subjects: "counters and gauges" relates them; "ratio"
-    and "kilogram" on one page of base units, each in its own sentence, does not."""
-    for chunk in sorted(chunks):
-        text = " ".join(kg.get(chunk)["text"].casefold().replace("-", " ").split())
-        if any(a in sentence and b in sentence for sentence in _SENTENCE_END.split(text)):
-            return True
-    return False
+def _named(key: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w-]){re.escape(key)}(?:e?s)?(?![\w-])")
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+# Between two items of one list: other items, then "and"/"or" ("counters, gauges and histograms").
+_LISTED = re.compile(
+    r"(?:,\s+[\w./'’-]+(?:\s+[\w./'’-]+){0,3})*,?\s+(?:and|or|nor|vs\.?|versus)\s+(?:(?:the|a|an)\s+)?"
+    r"|,\s+(?:(?:the|a|an)\s+)?"
+)
 
 
 def _shared_theme(kg: KnowledgeGraph, chunk_a: str, chunk_b: str) -> str:

@@ -150,6 +150,8 @@ def _fact(passage: Passage, lowercase: frozenset[str], topics: frozenset[str]) -
         return None
     if reference == sentence and _too_thin(match):
         return None  # "What is the Gsum?" answered "The Gsum is a gauge semantically.": no definition
+    if reference == sentence and match.pattern == "procedure" and _FIRST_STEP.match(match.answer):
+        return None  # "How do I receive uploaded files?" answered "first install python-multipart": one step
     return Fact(
         pattern=match.pattern,
         subject=match.subject.strip(),
@@ -163,6 +165,9 @@ def _fact(passage: Passage, lowercase: frozenset[str], topics: frozenset[str]) -
 
 
 _MIN_DEFINING_WORDS = 3
+# A how-to that gives only its first step ("To receive uploaded files, first install python-multipart"):
+# readers found the answer missing (using File and UploadFile comes after).
+_FIRST_STEP = re.compile(r"(?:first(?:ly)?|start by|begin by|before anything else)\b", re.IGNORECASE)
 
 
 def _too_thin(match: Match) -> bool:

@@ -242,18 +242,24 @@ def _chain(
     for candidate in pool[1:]:
         if len(chain) == size:
             break
-        if all(_distinct(index, item, candidate, plural) for item in chain) and any(
+        if all(distinct_turns(index, item, candidate, plural) for item in chain) and any(
             _near(kg, index, item, candidate) for item in chain
         ):
             chain.append(candidate)
     return chain if len(chain) >= MIN_TURNS else None
 
 
-def _distinct(index: FactIndex, a: Located, b: Located, plural: bool) -> bool:
+def distinct_turns(index: FactIndex, a: Located, b: Located, plural: bool) -> bool:
     """Two turns ask different things: other questions, other answers, not one rule stated twice."""
     fa, fb = a[1], b[1]
     if fb.pattern != "cause" and follow_up(fa, plural) == follow_up(fb, plural):
         return False
+    if fa.pattern == fb.pattern == "cause" and _norm(fa.slots.get("cond", "")) == _norm(
+        fb.slots.get("cond", "")
+    ):
+        return (
+            False  # "what happens when it is for a decision?" twice, answered two ways: neither is the answer
+        )
     if _norm(fa.answer) == _norm(fb.answer) or _norm(fa.reference) == _norm(fb.reference):
         return False
     if fa.pattern == fb.pattern == "constraint" and all(
