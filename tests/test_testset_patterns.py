@@ -443,3 +443,19 @@ def test_two_subjects_are_compared_only_as_counterparts_the_docs_list_together(p
         a, b = (subject_key(t) for t in sample.terms)
         assert named.listed(a, b), sample.user_input
     assert len({frozenset(subject_key(t) for t in s.terms) for s in two}) == len(two)  # each pair once
+
+
+def test_a_rule_question_without_its_object_needs_the_only_rule_even_within_one_paragraph():
+    """ "What is required of Prometheus Remote Write compatible receivers?" answered by the 5xx rule alone,
+    while the same paragraph first requires a 2xx on success: each different answer counts, in one chunk
+    too."""
+    kg = build_knowledge_graph(PROMETHEUS_DOCS / "specs" / "prw" / "remote_write_spec.md").kg
+    index = FactIndex.of(kg)
+    rules = [
+        f
+        for found in index.facts.values()
+        for f in found
+        if f.key() == "prometheus remote write compatible receiver"
+    ]
+    assert len(rules) >= 2 and len({f.answer for f in rules}) == len(rules)
+    assert not any(index.unambiguous(f) for f in rules)

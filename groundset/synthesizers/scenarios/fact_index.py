@@ -36,9 +36,14 @@ class FactIndex:
     _rules: Counter[str] = field(default_factory=Counter, repr=False)
 
     def __post_init__(self) -> None:
-        for facts in self.facts.values():  # counted once per chunk: a chunk repeating itself is one answer
-            self._questions.update({f.question_key() for f in facts})
-            self._rules.update({f.key() for f in facts if f.pattern == "constraint"})
+        # Each different answer counts, in one chunk too ("Receivers MUST respond 2xx ... MUST respond 5xx
+        # ... MUST respond 4xx": "What is required of receivers?" has three); a chunk repeating a sentence
+        # is one answer.
+        for facts in self.facts.values():
+            answered = {(f.question_key(), _norm(f.answer)) for f in facts}
+            self._questions.update(question for question, _ in answered)
+            rules = {(f.key(), _norm(f.answer)) for f in facts if f.pattern == "constraint"}
+            self._rules.update(key for key, _ in rules)
 
     def unambiguous(self, fact: Fact) -> bool:
         """Whether ``fact``'s question has one answer in the corpus: no other chunk states a fact the same
@@ -90,6 +95,10 @@ class FactIndex:
     def similarity(self, a: str, b: str) -> float:
         va, vb = self.vectors([a, b])
         return float(va @ vb)
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.casefold().split()).strip(" .")
 
 
 def _without_stray_purposes(
