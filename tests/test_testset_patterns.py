@@ -459,3 +459,9 @@ def test_a_rule_question_without_its_object_needs_the_only_rule_even_within_one_
     ]
     assert len(rules) >= 2 and len({f.answer for f in rules}) == len(rules)
     assert not any(index.unambiguous(f) for f in rules)
+
+
+def test_one_more_way_is_not_how_it_is_done():
+    """ "How do I declare a response?" answered "You can also declare a response using a plain arbitrary
+    dict": the page's other ways (the return type, ``response_model``) are missing."""
+    assert _first_fact(FASTAPI_TUTORIAL / "extra-models.md", "You can also declare a response") is None
