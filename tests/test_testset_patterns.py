@@ -465,3 +465,10 @@ def test_one_more_way_is_not_how_it_is_done():
     """ "How do I declare a response?" answered "You can also declare a response using a plain arbitrary
     dict": the page's other ways (the return type, ``response_model``) are missing."""
     assert _first_fact(FASTAPI_TUTORIAL / "extra-models.md", "You can also declare a response") is None
+
+
+def test_a_connective_adverb_opens_no_subject():
+    """ "What is required of accordingly client libraries?": the sentence's "Accordingly" read as part of
+    its subject."""
+    page = PROMETHEUS_DOCS / "instrumenting" / "writing_clientlibs.md"
+    assert _first_fact(page, "Accordingly client libraries must") is None

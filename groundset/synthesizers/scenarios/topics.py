@@ -43,6 +43,10 @@ _NOT_SUBJECT_START = word_set(
     with by from as under over after before during since until within without per via into through same
     every even more less most least very quite rather exactly wherever whenever whatever whichever
     usually often always never sometimes simply possibly generally
+    accordingly consequently therefore thus hence additionally similarly likewise furthermore moreover
+    nevertheless nonetheless meanwhile subsequently alternatively ultimately typically currently previously
+    optionally ideally basically essentially importantly specifically unfortunately fortunately obviously
+    clearly naturally practically effectively hopefully
     """
 )
 _INSIDE_FORBIDDEN = word_set(
