@@ -140,6 +140,8 @@ def _constraint_forms(fact: Fact, np: str, be: str) -> list[str]:
     if form == "passive_prep":
         if prep == "to" and fact.answer.split(" ", 1)[0].lower() not in DETERMINERS:  # "used to represent"
             return [f"How {modal} {np} be {s.get('part', '')}"]
+        if prep == "for" and _DURATION.match(fact.answer):  # "employed for at least 90 days"
+            return [f"How long {modal} {np} be {s.get('part', '')}"]
         return [f"What {modal} {np} be {s.get('part', '')}{tail}"]
     if s.get("only"):
         return [f"What are the limits on {np}"]
@@ -162,6 +164,16 @@ _VAGUE_HEADS = frozenset(
     {"number", "way", "ways", "set", "lot", "kind", "type", "variety", "amount", "thing", "things", "one",
      "ones", "part", "parts", "list", "range", "bit", "couple", "form", "sort"}
 )  # fmt: skip
+
+
+_DURATION = re.compile(
+    r"(?:(?:at least|at most|up to|no more than|no less than|more than|less than|about|over|under"
+    r"|(?:a\s+)?(?:minimum|maximum)\s+of)\s+)?"
+    r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a few|several)\s+"
+    r"(?:consecutive\s+|full\s+|calendar\s+|business\s+|working\s+)?"
+    r"(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|quarters?)\b",
+    re.IGNORECASE,
+)
 
 
 def object_head(answer: str) -> str:

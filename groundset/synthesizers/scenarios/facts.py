@@ -152,6 +152,10 @@ def _fact(passage: Passage, lowercase: frozenset[str], topics: frozenset[str]) -
         return None  # "What is the Gsum?" answered "The Gsum is a gauge semantically.": no definition
     if reference == sentence and match.pattern == "procedure" and _FIRST_STEP.match(match.answer):
         return None  # "How do I receive uploaded files?" answered "first install python-multipart": one step
+    if match.slots.get("form") == "object" and _JOINED.match(match.answer):
+        return (
+            None  # "Meetings must start and end on time": no object, two verbs ("What must meetings start?")
+        )
     if match.pattern == "procedure" and match.slots.get("form") == "can" and _ALSO.search(sentence):
         return None  # "You can also declare a response using a dict": one more way, not how it is done
     return Fact(
@@ -169,6 +173,7 @@ def _fact(passage: Passage, lowercase: frozenset[str], topics: frozenset[str]) -
 _MIN_DEFINING_WORDS = 3
 # A how-to that gives only its first step ("To receive uploaded files, first install python-multipart"):
 # readers found the answer missing (using File and UploadFile comes after).
+_JOINED = re.compile(r"(?:and|or|but|nor)\b", re.IGNORECASE)
 _ALSO = re.compile(r"\b(?:can|could|may)\s+also\b", re.IGNORECASE)
 _FIRST_STEP = re.compile(r"(?:first(?:ly)?|start by|begin by|before anything else)\b", re.IGNORECASE)
 
