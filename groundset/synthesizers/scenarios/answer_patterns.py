@@ -81,6 +81,9 @@ _USE_TO = _rule(
     r"^(?P<verb>Use|Run|Set|Add|Pass|Call|Enable|Configure|Specify) (?P<answer>.{2,90}?) to "
     r"(?P<goal>[a-z][a-z-]+ .+?)\.?$"
 )
+# "Use passive voice when you don't want to assign responsibility": the "to" belongs to a clause, and the
+# goal read after it ("assign responsibility") would be the opposite of the sentence's.
+_CLAUSE_INSIDE = re.compile(r"\b(?:when|whenever|if|unless|not|want|wants|need|needs)\b|n['\u2019]t\b", re.I)
 _CAN_BE = _rule(
     r"^" + _NP + r" (?P<verb>can|may) be (?P<part>[a-z]+) (?P<how>by|using|with|via|through|from|in) "
     r"(?P<answer>.+)$"
@@ -308,7 +311,11 @@ def _find_procedure(text: str) -> Match | None:
         return Match("procedure", m["goal"], m["answer"], False, {"form": "to", "goal": m["goal"]})
     if m := _YOU_CAN.match(text):
         return Match("procedure", m["goal"], m["answer"], False, {"form": "can", "goal": m["goal"]})
-    if (m := _USE_TO.match(text)) and m["goal"].split(" ", 1)[0].lower() not in DETERMINERS:
+    if (
+        (m := _USE_TO.match(text))
+        and m["goal"].split(" ", 1)[0].lower() not in DETERMINERS
+        and not _CLAUSE_INSIDE.search(m["answer"])
+    ):
         return Match("procedure", m["goal"], m["answer"], False, {"form": "use", "goal": m["goal"],
                                                                   "verb": m["verb"].lower()})  # fmt: skip
     if m := _CAN_BE.match(text):

@@ -33,25 +33,21 @@ class FactIndex:
     scope: str = ""
     _vectors: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
     _questions: Counter[tuple[str, ...]] = field(default_factory=Counter, repr=False)
-    _rules: Counter[str] = field(default_factory=Counter, repr=False)
 
     def __post_init__(self) -> None:
         # Each different answer counts, in one chunk too ("Receivers MUST respond 2xx ... MUST respond 5xx
-        # ... MUST respond 4xx": "What is required of receivers?" has three); a chunk repeating a sentence
-        # is one answer.
+        # ..."); a chunk repeating a sentence is one answer.
         for facts in self.facts.values():
             answered = {(f.question_key(), _norm(f.answer)) for f in facts}
             self._questions.update(question for question, _ in answered)
-            rules = {(f.key(), _norm(f.answer)) for f in facts if f.pattern == "constraint"}
-            self._rules.update(key for key, _ in rules)
 
     def unambiguous(self, fact: Fact) -> bool:
-        """Whether ``fact``'s question has one answer in the corpus: no other chunk states a fact the same
-        question asks for (two "X must be ..." rules make "What is required of X?" vague), and a rule asked
-        without what it is about is the only rule of its subject."""
-        if self._questions[fact.question_key()] > 1:
-            return False
-        return asks_one_thing(fact) or self._rules[fact.key()] <= 1
+        """Whether ``fact``'s question has one answer in the corpus: it names what it asks for, and no other
+        statement answers the same question. A rule asked without what it is about ("What is required of
+        X?", "What is recommended for X?") is never asked, even of a subject's only rule: blind readers
+        kept 11 of 39 such questions on four corpora (61% of all samples), nothing in the question pointing
+        to what the sentence says."""
+        return asks_one_thing(fact) and self._questions[fact.question_key()] <= 1
 
     def is_scope(self, fact: Fact) -> bool:
         """Whether ``fact`` is about the product the corpus documents (too broad for one sentence)."""
