@@ -479,6 +479,9 @@ def test_a_rule_with_two_verbs_has_no_object_and_a_duration_is_asked_how_long():
     assert employed is not None
     question = single_question(employed, random.Random(0)).lower()
     assert question.startswith("how long must teammates be employed"), question
+    assert (
+        web_query([employed], random.Random(0)) == "how long must teammates be employed"
+    )  # not "teammates employed"
 
 
 def test_a_goal_inside_a_clause_is_no_how_to():

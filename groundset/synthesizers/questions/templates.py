@@ -311,7 +311,9 @@ def web_query(facts: list[Fact], rng: random.Random, *, compare: bool = False) -
                    else [shortest_question(fact)],  # "what does X let you do": not a use of X
         "default": [f"{bare} default", f"default {bare}", f"{bare} default value"],
         "value": [f"{bare} {how}" if how in ("maximum", "minimum") else f"{bare} limit"],
-        "constraint": _constraint_queries(fact),
+        # a rule keeps its question's words ("what header must receivers use", "how long must teammates be
+        # employed"): cut to keywords ("teammates employed") readers could not tell what it asks
+        "constraint": [shortest_question(fact)],
         "procedure": [f"how to {s['goal']}", s["goal"]] if s.get("goal")
                      else [f"how {bare} {s.get('part', '')}"],
         "cause": [_cause_query(fact)],
@@ -325,15 +327,6 @@ def _cause_query(fact: Fact) -> str:
     if fact.slots.get("form") == "why":
         return f"why {fact.slots.get('inverted', '')}"
     return shortest_question(fact)
-
-
-def _constraint_queries(fact: Fact) -> list[str]:
-    """A rule as a search: its question's words ("what header must receivers use"), not the fragment
-    "receivers must use" nor "requirements" (a subject has many rules)."""
-    s, bare = fact.slots, noun_phrase(fact, bare=True)
-    if s.get("form") in ("passive", "passive_prep"):
-        return [f"{bare} {s.get('part', '')}", f"how {bare} {s.get('part', '')}"]
-    return [shortest_question(fact)]
 
 
 _ARTICLES = re.compile(r"\b(?:a|an|the)\s+", re.IGNORECASE)
