@@ -181,6 +181,9 @@ def test_unsupported_references_are_rejected_and_regenerated(stub, real_graph, t
     assert len(verdicts) >= 10  # paraphrased references are judged by the model, one call each
 
 
+REPEATED = "Which settings decide how long Prometheus keeps its samples on local disk?"
+
+
 def test_a_duplicate_draft_costs_no_verdict_call(stub, real_graph):
     from langchain_openai import ChatOpenAI
 
@@ -194,8 +197,7 @@ def test_a_duplicate_draft_costs_no_verdict_call(stub, real_graph):
             drafted.append(data)
             if len(drafted) <= 3:
                 answer = json.loads(reply.content)
-                question = "Which settings decide how long Prometheus keeps its samples on local disk?"
-                reply = Reply.json({**answer, "question": question})
+                reply = Reply.json({**answer, "question": REPEATED})
         return reply
 
     stub.on_chat(repeating)
@@ -205,7 +207,11 @@ def test_a_duplicate_draft_costs_no_verdict_call(stub, real_graph):
     assert rejections.get("near-duplicate question", 0) >= 2, rejections
     verdicts = [r for r in stub.chat_requests if '"statements"' in r.body["messages"][-1]["content"]]
     duplicates = rejections["near-duplicate question"] + rejections.get("same reference as a kept sample", 0)
-    assert len(verdicts) == len(drafted) - duplicates  # duplicates are dropped before their verdict call
+    # Duplicates are dropped before their verdict call: the repeated question is judged once. (A draft still
+    # in flight when the set is full is dropped unjudged too, so on a loaded machine there may be fewer.)
+    judged = [r for r in verdicts if REPEATED in r.body["messages"][-1]["content"]]
+    assert len(judged) == 1
+    assert len(verdicts) <= len(drafted) - duplicates
 
 
 def test_a_corpus_without_entity_overlaps_hands_the_share_over(tmp_path):
