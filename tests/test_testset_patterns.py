@@ -505,3 +505,17 @@ def test_a_rule_is_never_asked_without_what_it_is_about(prometheus_graph):
     vague = [f for f in rules if not asks_one_thing(f)]
     assert vague and not any(index.unambiguous(f) for f in vague)
     assert any(index.unambiguous(f) for f in rules)  # a rule that names its object is still asked
+
+
+@pytest.mark.parametrize(
+    ("page", "opening"),
+    [
+        ("benefits-pay-perks/pay-expenses/compensation/equity-faq.md", "If you were hired after May 2021"),
+        ("benefits-pay-perks/benefits-perks/benefits.md", "If you are joining Sourcegraph"),
+    ],
+)
+def test_who_the_reader_is_makes_no_what_happens_question(page, opening):
+    """ "What happens if you were hired after May 2021?" (about stock options when leaving), "What happens if
+    you are joining Sourcegraph?" (about COBRA): what follows depends on the page's topic, which the question
+    cannot name."""
+    assert _first_fact(HANDBOOK / page, opening) is None

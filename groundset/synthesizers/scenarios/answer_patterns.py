@@ -107,7 +107,17 @@ _POINTING_MAIN = re.compile(
 )
 # "the read timeout is the number of seconds ...": a definition, asked as such elsewhere, not an effect.
 _DEFINING_MAIN = re.compile(r"^(?:the|a|an) [^,]{1,40}? (?:is|are) (?:the|a|an|to)\b", re.IGNORECASE)
-_CONJUNCTION_FIRST = re.compile(r"^(?:but|and|or|unless|although|though|except|so|while|whereas)\b", re.I)
+_CONJUNCTION_FIRST = re.compile(
+    r"^(?:but|and|or|unless|although|though|except|so|while|whereas|meaning|like|such as|i\.e\.|e\.g\.)\b",
+    re.I,
+)
+# Who the reader is ("if you are a US teammate", "if you were hired after May 2021", "if you are joining
+# Sourcegraph"): what follows depends on the page's topic, which a question from the sentence cannot name.
+_READER_STATUS = re.compile(
+    r"^you(?:['\u2019]re| are| were| have been| become)\s+(?:a|an|the|not|new|hired|joining|leaving|based|"
+    r"located|eligible|part|on|in|out|away|taking|going|planning|moving|stuck|promoted|employed|enrolled)\b",
+    re.IGNORECASE,
+)
 _ADVISING = re.compile(
     r"^(?:you (?:should|must|need to|have to|['\u2019]ll need to)|it is (?:best|better))\b", re.IGNORECASE
 )
@@ -354,6 +364,10 @@ def _find_cause(text: str) -> Match | None:
             affected = _AFFECTED.match(answer)
             if affected and affected["what"].split()[0].lower() not in _NOT_AFFECTED:
                 slots["what"] = affected["what"]
+        if _READER_STATUS.match(cond) and not slots.get("what") and slots["form"] != "can":
+            return (
+                None  # "What happens if you are joining Sourcegraph?": the page's topic (COBRA) is not asked
+            )
         return Match("cause", cond, answer, False, slots)
     if m := _BECAUSE.match(text):
         question = invert(m["effect"])
