@@ -519,3 +519,21 @@ def test_who_the_reader_is_makes_no_what_happens_question(page, opening):
     you are joining Sourcegraph?" (about COBRA): what follows depends on the page's topic, which the question
     cannot name."""
     assert _first_fact(HANDBOOK / page, opening) is None
+
+
+def test_a_condition_that_opens_with_a_preposition_has_no_subject():
+    """ "What happens if over the 6-month review period?": the condition's subject came after a phrase."""
+    page = HANDBOOK / "benefits-pay-perks" / "benefits-perks" / "leave-of-absence.md"
+    assert _first_fact(page, "If over the 6-month review period") is None
+
+
+def test_no_scope_after_another_products_name():
+    """ "Kapacitor's scope in Prometheus": Kapacitor is another product the page compares with."""
+    fact = _first_fact(PROMETHEUS_DOCS / "introduction" / "comparison.md", "Kapacitor’s scope is")
+    assert fact is not None
+    question = size_question(single_question(fact, random.Random(0)), "medium", seed=0, scope="Prometheus")
+    assert "Kapacitor" in question and "Prometheus" not in question
+    assert (
+        size_question("What is a target?", "medium", seed=0, scope="Prometheus")
+        == "What is a target in Prometheus?"
+    )

@@ -186,6 +186,9 @@ def _typo(word: str, rng: random.Random) -> str:
     return word[: i + 1] + word[i] + word[i + 1 :]
 
 
+_OTHER_NAME = re.compile(r"(?<=\w )(?!I\b)[A-Z][a-z]+[A-Z]\w*|(?<=\w )(?!I\b)[A-Z][a-z]{2,}(?:['\u2019]s)?\b")
+
+
 def size_question(core: str, length: str, *, seed: int = 0, scope: str = "") -> str:
     """short: ``core`` as is; medium: scoped to the product (``scope``, e.g. "Prometheus") or with a short
     clause; long: both.
@@ -202,7 +205,9 @@ def size_question(core: str, length: str, *, seed: int = 0, scope: str = "") -> 
     rng = random.Random(f"length:{seed}:{core}")
     clause = rng.choice(_CLAUSES)
     body = core.rstrip("?")
-    scoped = bool(scope) and scope.casefold() not in core.casefold()
+    # No "in Prometheus" after another product's name ("What is Kapacitor's scope in Prometheus?"): it
+    # makes the question about the wrong thing.
+    scoped = bool(scope) and scope.casefold() not in core.casefold() and not _OTHER_NAME.search(core)
     ends_open = body.rsplit(" ", 1)[-1].lower() in PREPOSITIONS  # "... not result in": no "in in"
     if length == "medium":
         if scoped:

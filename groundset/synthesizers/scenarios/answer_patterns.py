@@ -162,7 +162,9 @@ def match_sentence(sentence: str) -> Match | None:
 
 # A condition that opens with these has no subject of its own ("if not on PEO", "when it fails").
 _NO_SITUATION_START = re.compile(
-    r"(?:it|this|that|they|these|those|however|instead|otherwise|therefore|also|so|then|not)\b", re.IGNORECASE
+    r"(?:it|this|that|they|these|those|however|instead|otherwise|therefore|also|so|then|not"
+    r"|over|under|during|within|after|before|for|at|in|on|by)\b",  # "if over the 6-month review period"
+    re.IGNORECASE,
 )
 _POINTS_HERE = re.compile(r"\b(?:here|above|below|in this example)\b", re.IGNORECASE)
 _NO_SUBJECT = re.compile(r"(?:there|here|it)(?:['\u2019]s)?\b", re.IGNORECASE)  # "There's no need to ..."
