@@ -23,6 +23,7 @@ from itertools import combinations
 import numpy as np
 
 from ...kg.graph import KnowledgeGraph, NodeKind
+from ..questions.offline import term_pattern
 from ..questions.templates import ORDER, asks_one_thing, follow_up
 from .fact_index import FactIndex
 from .facts import Fact, subject_key
@@ -251,10 +252,12 @@ class Together:
 
 
 def _named(key: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<![\w-]){re.escape(key)}(?:e?s)?(?![\w-])")
+    """The key as a whole term, singular or plural (``term_pattern``); an empty key names nothing."""
+    return term_pattern(key) or _NOTHING
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_NOTHING = re.compile(r"(?!)")
 # Between two items of one list: other items, then "and"/"or" ("counters, gauges and histograms").
 _LISTED = re.compile(
     r"(?:,\s+[\w./'’-]+(?:\s+[\w./'’-]+){0,3})*,?\s+(?:and|or|nor|vs\.?|versus)\s+(?:(?:the|a|an)\s+)?"
