@@ -121,6 +121,11 @@ def stemmed_words(text: str, lang: str | None = None) -> list[str]:
     return [_stem(word, code) for word in content_words(text, code)]
 
 
+def folded(text: str) -> str:
+    """``text`` as two statements are compared: case-folded, spaces collapsed, no final full stop."""
+    return " ".join(text.casefold().split()).strip(" .")
+
+
 def share_content(a: str, b: str, lang: str | None = "en", ignore: str = "") -> bool:
     """Whether two texts share a content word (as a Snowball stem: "Uploading files" and "upload a file"),
     those of ``ignore`` (the product's name) aside."""

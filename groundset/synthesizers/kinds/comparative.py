@@ -35,6 +35,7 @@ from collections.abc import Iterator, Sequence
 from ...core.prompts import Prompt
 from ...kg.graph import EdgeKind, KnowledgeGraph
 from ...personas.language import node_language, nodes_language
+from ...text.lexical import folded
 from ..base import Grounding
 from ..questions.prompts import GeneratedSample
 from ..questions.templates import compare_question, noun_phrase
@@ -288,14 +289,14 @@ def _comparable(kg: KnowledgeGraph, index: FactIndex, a: Side, b: Side, named: T
     never lists together as counterparts ("LabelSet" and "label names": a thing and its part),
     unrelated statements, or one subject whose two documents cannot be told apart by their titles."""
     (chunk_a, fa), (chunk_b, fb) = a, b
-    if _norm(fa.answer) == _norm(fb.answer) or index.is_scope(fa) or index.is_scope(fb):
+    if folded(fa.answer) == folded(fb.answer) or index.is_scope(fa) or index.is_scope(fb):
         return None  # the product itself: two pages describe all of it ("Overview" vs "FAQ"), not one point
     similarity = index.similarity(fa.reference, fb.reference)
     if similarity >= SAME_STATEMENT:
         return None
     if fa.key() == fb.key():
         labels = document_label(kg, chunk_a), document_label(kg, chunk_b)
-        return similarity if _norm(labels[0]) != _norm(labels[1]) else None
+        return similarity if folded(labels[0]) != folded(labels[1]) else None
     if fa.key() in fb.key() or fb.key() in fa.key() or " and " in f"{fa.focus} {fb.focus}":
         return None
     if similarity < SENTENCE_SENSE or not named.listed(fa.key(), fb.key()):
@@ -325,13 +326,13 @@ def _local_edges(
     for source, target in edges:
         labels = [document_label(kg, source), document_label(kg, target)]
         texts = [kg.get(source)["text"], kg.get(target)["text"]]
-        named = {_norm(label) for label in labels}  # "通知渠道" in the document "通知渠道" is its topic
+        named = {folded(label) for label in labels}  # "通知渠道" in the document "通知渠道" is its topic
         shared = [
             t
             for t in dict.fromkeys([*terms(source), *terms(target)])
-            if _norm(t) not in named and all(term_evidence(t, text) for text in texts)
+            if folded(t) not in named and all(term_evidence(t, text) for text in texts)
         ]
-        if _norm(labels[0]) == _norm(labels[1]) or not shared:
+        if folded(labels[0]) == folded(labels[1]) or not shared:
             continue
         shared.sort(key=lambda t: (frequency[t.casefold()], -len(t), t))
         shared = [t for t in shared if not _inside(t, shared)][:TERMS_PER_EDGE]
@@ -361,9 +362,5 @@ def _entity_pairs(
             continue
         labels = [document_label(kg, source), document_label(kg, target)]
         shared = shared_terms(kg, source, target, frequency, scope)
-        if shared and _norm(labels[0]) != _norm(labels[1]):
+        if shared and folded(labels[0]) != folded(labels[1]):
             yield [source, target], [shared[0], *labels], []
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.casefold().split()).strip(" .")

@@ -26,7 +26,7 @@ from ...core.prompts import Prompt
 from ...kg.graph import EdgeKind, KnowledgeGraph, NodeKind
 from ...personas.language import node_language
 from ...samples.testset import TestsetSample
-from ...text.lexical import stemmed_words
+from ...text.lexical import folded, stemmed_words
 from ...text.plaintext import plain_text
 from ...text.sentences import split_sentences
 from ..base import Grounding
@@ -229,8 +229,8 @@ def distractor_problem(
     if not sample.distractor_contexts:
         return "no distractor"
     if set(sample.distractor_context_ids) & set(sample.reference_context_ids) or set(
-        _norm(t) for t in sample.distractor_contexts
-    ) & {_norm(t) for t in sample.reference_contexts}:
+        folded(t) for t in sample.distractor_contexts
+    ) & {folded(t) for t in sample.reference_contexts}:
         return "distractor is a reference context"
     asked = _terms(sample.user_input, language) - _terms(scope, language)
     said = _terms(sample.reference, language) - asked
@@ -282,19 +282,15 @@ def _evidence(kg: KnowledgeGraph, chunk: str, term: str) -> list[str]:
 def _elsewhere(own: dict[str, Any], other: dict[str, Any]) -> bool:
     """Another document, or another section of the same one (a neighbour paragraph is no near-miss)."""
     if own["document"] != other["document"]:
-        return _norm(own["text"]) != _norm(other["text"])  # a page copied into two files is one chunk
+        return folded(own["text"]) != folded(other["text"])  # a page copied into two files is one chunk
     return bool(other.get("section")) and other.get("section") != own.get("section")
 
 
 def _holds_any(text: str, answers: list[str]) -> bool:
-    folded = _norm(_plain(text))
-    return any(_norm(_plain(answer)) in folded for answer in answers if _norm(answer))
+    haystack = folded(_plain(text))
+    return any(folded(_plain(answer)) in haystack for answer in answers if folded(answer))
 
 
 def _plain(text: str) -> str:
     """Markdown emphasis and code marks out, so "`15d`" in a chunk matches "15d" in a fact."""
     return re.sub(r"[`*_]+", "", text)
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.casefold().split()).strip(" .")

@@ -29,7 +29,7 @@ from typing import Any
 from ...core.prompts import Prompt
 from ...kg.graph import EdgeKind, KnowledgeGraph, NodeKind
 from ...personas.language import nodes_language
-from ...text.lexical import share_content
+from ...text.lexical import folded, share_content
 from ..base import Grounding
 from ..questions.offline import term_pattern
 from ..questions.prompts import (
@@ -256,7 +256,7 @@ def related_chunks(
         if other == chunk or (within is not None and other not in within):
             continue
         data = kg.get(other)
-        if data.get("kind") != NodeKind.CHUNK.value or _norm(data["text"]) == _norm(own["text"]):
+        if data.get("kind") != NodeKind.CHUNK.value or folded(data["text"]) == folded(own["text"]):
             continue
         same_document = data["document"] == own["document"]
         if same_document and (not data.get("section") or data.get("section") == own.get("section")):
@@ -272,8 +272,8 @@ def _distinct(first: Fact, second: Fact) -> bool:
     return (
         a not in b
         and b not in a
-        and _norm(first.answer) != _norm(second.answer)
-        and _norm(first.reference) != _norm(second.reference)
+        and folded(first.answer) != folded(second.answer)
+        and folded(first.reference) != folded(second.reference)
     )
 
 
@@ -374,7 +374,3 @@ def shared_terms(kg: KnowledgeGraph, a: str, b: str, frequency: Counter[str], sc
 def _names(kg: KnowledgeGraph, chunk: str, term: str) -> bool:
     pattern = term_pattern(term)
     return pattern is not None and pattern.search(kg.get(chunk)["text"]) is not None
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.casefold().split()).strip(" .")

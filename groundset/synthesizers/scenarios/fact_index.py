@@ -16,6 +16,7 @@ from ...core.wordllama_embeddings import shared_model
 from ...kg.extractors import languages
 from ...kg.graph import KnowledgeGraph
 from ...kg.scope import corpus_scope
+from ...text.lexical import folded
 from ..questions.templates import asks_one_thing
 from .facts import Fact, facts_of, prose_vocabulary, subject_key
 from .graph_cache import GraphCache
@@ -38,7 +39,7 @@ class FactIndex:
         # Each different answer counts, in one chunk too ("Receivers MUST respond 2xx ... MUST respond 5xx
         # ..."); a chunk repeating a sentence is one answer.
         for facts in self.facts.values():
-            answered = {(f.question_key(), _norm(f.answer)) for f in facts}
+            answered = {(f.question_key(), folded(f.answer)) for f in facts}
             self._questions.update(question for question, _ in answered)
 
     def unambiguous(self, fact: Fact) -> bool:
@@ -91,10 +92,6 @@ class FactIndex:
     def similarity(self, a: str, b: str) -> float:
         va, vb = self.vectors([a, b])
         return float(va @ vb)
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.casefold().split()).strip(" .")
 
 
 def _without_stray_purposes(

@@ -23,6 +23,7 @@ from itertools import combinations
 import numpy as np
 
 from ...kg.graph import KnowledgeGraph, NodeKind
+from ...text.lexical import folded
 from ..questions.offline import term_pattern
 from ..questions.templates import ORDER, asks_one_thing, follow_up
 from .fact_index import FactIndex
@@ -117,7 +118,7 @@ def _ordered(a: Located, b: Located) -> tuple[Located, Located] | None:
         return None
     if not how_to and not _same_spelling(fa.focus, fb.focus):
         return None
-    if fa.pattern == fb.pattern == "definition" or _norm(fa.answer) == _norm(fb.answer):
+    if fa.pattern == fb.pattern == "definition" or folded(fa.answer) == folded(fb.answer):
         return None  # two definitions repeat each other; one answer twice is one fact
     first, second = sorted((a, b), key=lambda item: (ORDER.index(item[1].pattern), item[1].reference))
     asked = follow_up(second[1])
@@ -139,8 +140,8 @@ def _same_spelling(a: str, b: str) -> bool:
 
 def _needs_both(kg: KnowledgeGraph, first: Located, second: Located) -> bool:
     """Neither chunk states the other's answer (else one context would do)."""
-    text_first, text_second = _norm(kg.get(first[0])["text"]), _norm(kg.get(second[0])["text"])
-    return _norm(second[1].answer) not in text_first and _norm(first[1].answer) not in text_second
+    text_first, text_second = folded(kg.get(first[0])["text"]), folded(kg.get(second[0])["text"])
+    return folded(second[1].answer) not in text_first and folded(first[1].answer) not in text_second
 
 
 def _same_sense(kg: KnowledgeGraph, index: FactIndex, first: Located, second: Located, across: bool) -> bool:
@@ -275,7 +276,3 @@ def _shared_theme(kg: KnowledgeGraph, chunk_a: str, chunk_b: str) -> str:
         title = kg.get(data_a["document"]).get("title") or data_a["source"]
         return str(title)
     return ""
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.casefold().split()).strip(" .")

@@ -34,6 +34,7 @@ from ....kg.graph import EdgeKind, KnowledgeGraph
 from ....personas.language import language_label
 from ....samples.testset import TestsetSample
 from ....samples.turns import Turn
+from ....text.lexical import folded
 from ...base import Grounding, Synthesizer
 from ...pipeline.quality import QualityGate, mentions
 from ...questions.answer_first import answer_slots
@@ -254,13 +255,13 @@ def distinct_turns(index: FactIndex, a: Located, b: Located, plural: bool) -> bo
     fa, fb = a[1], b[1]
     if fb.pattern != "cause" and follow_up(fa, plural) == follow_up(fb, plural):
         return False
-    if fa.pattern == fb.pattern == "cause" and _norm(fa.slots.get("cond", "")) == _norm(
+    if fa.pattern == fb.pattern == "cause" and folded(fa.slots.get("cond", "")) == folded(
         fb.slots.get("cond", "")
     ):
         return (
             False  # "what happens when it is for a decision?" twice, answered two ways: neither is the answer
         )
-    if _norm(fa.answer) == _norm(fb.answer) or _norm(fa.reference) == _norm(fb.reference):
+    if folded(fa.answer) == folded(fb.answer) or folded(fa.reference) == folded(fb.reference):
         return False
     if fa.pattern == fb.pattern == "constraint" and all(
         fa.slots.get(k) == fb.slots.get(k) for k in ("verb", "form")
@@ -349,7 +350,3 @@ def _linked(kg: KnowledgeGraph, chunk: str, language: dict[str, str]) -> list[st
     ranked = sorted(strength, key=lambda c: (-strength[c], c))
     ranked += [c for c in kg.chunks_of(kg.get(chunk)["document"]) if c not in strength]
     return [c for c in ranked if c != chunk and language.get(c) == language[chunk]]
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.casefold().split()).strip(" .")
