@@ -30,6 +30,7 @@ from groundset.synthesizers.questions.templates import (
     single_question,
     web_query,
 )
+from groundset.synthesizers.scenarios.answer_patterns import match_sentence
 from groundset.synthesizers.scenarios.fact_index import FactIndex
 from groundset.synthesizers.scenarios.fact_pairs import Together, comparable_pairs, same_subject_pairs
 from groundset.synthesizers.scenarios.facts import facts_of, subject_key
@@ -537,3 +538,15 @@ def test_no_scope_after_another_products_name():
         size_question("What is a target?", "medium", seed=0, scope="Prometheus")
         == "What is a target in Prometheus?"
     )
+
+
+def test_a_warning_is_no_advice_and_a_spelled_out_acronym_no_definition():
+    """ "What should you do when using the prepared request flow?" answered "keep in mind that it does not
+    take into account the environment" (the fix, ``merge_environment_settings``, is missing); "What is JWT?"
+    answered "JWT means 'JSON Web Tokens'"."""
+    sentence = "When you are using the prepared request flow, keep in mind that it does not take into account"
+    assert any(
+        sentence in s for s in _sentences_of(REQUESTS_DOCS / "user" / "advanced.rst", "prepared request")
+    )
+    assert match_sentence(sentence + " the environment.") is None
+    assert _first_fact(FASTAPI_TUTORIAL / "security" / "oauth2-jwt.md", "JWT means") is None

@@ -121,6 +121,10 @@ _READER_STATUS = re.compile(
 _ADVISING = re.compile(
     r"^(?:you (?:should|must|need to|have to|['\u2019]ll need to)|it is (?:best|better))\b", re.IGNORECASE
 )
+_CAVEAT = re.compile(
+    r"^(?:please )?(?:keep in mind|bear in mind|note|remember|be aware|be careful|beware|mind)\b",
+    re.IGNORECASE,
+)
 _YOU_CAN_VERB = re.compile(r"^you can (?:also |still |then |simply |just |easily )?(?P<verb>[a-z]+)\b")
 # The thing an effect happens to, when the main clause names it: "benefits will expire ..." asks "What
 # happens to benefits if ...", one consequence, where "What happens if ..." has many.
@@ -357,6 +361,8 @@ def _find_cause(text: str) -> Match | None:
         if _NAVIGATION.search(answer):
             return None  # "If you already know X, skip to the next section": about reading the page
         slots = {"conj": m["conj"].lower(), "cond": cond}
+        if _CAVEAT.match(answer):
+            return None  # "keep in mind that it ignores the environment": a warning, not what to do about it
         if _imperative(answer) or _ADVISING.match(answer):
             slots["form"] = "advice"
         elif (can := _YOU_CAN_VERB.match(answer)) and can["verb"] not in ADVERBS:

@@ -148,7 +148,7 @@ def _fact(passage: Passage, lowercase: frozenset[str], topics: frozenset[str]) -
     reference = _with_continuation(sentence, passage)
     if match.answer.strip(" .") not in reference:
         return None
-    if reference == sentence and _too_thin(match):
+    if reference == sentence and (_too_thin(match) or _spells_out(focus, match)):
         return None  # "What is the Gsum?" answered "The Gsum is a gauge semantically.": no definition
     if reference == sentence and match.pattern == "procedure" and _FIRST_STEP.match(match.answer):
         return None  # "How do I receive uploaded files?" answered "first install python-multipart": one step
@@ -176,6 +176,15 @@ _MIN_DEFINING_WORDS = 3
 _JOINED = re.compile(r"(?:and|or|but|nor)\b", re.IGNORECASE)
 _ALSO = re.compile(r"\b(?:can|could|may)\s+also\b", re.IGNORECASE)
 _FIRST_STEP = re.compile(r"(?:first(?:ly)?|start by|begin by|before anything else)\b", re.IGNORECASE)
+
+
+def _spells_out(focus: str, match: Match) -> bool:
+    """A definition of an acronym that only spells it out ("JWT means 'JSON Web Tokens'"): readers found
+    what a JWT is missing."""
+    if match.pattern != "definition" or not (2 <= len(focus) <= 6 and focus.isupper() and focus.isalpha()):
+        return False
+    words = re.findall(r"[A-Za-z]+", match.answer)
+    return 0 < len(words) <= len(focus) + 1 and "".join(w[0] for w in words).upper().endswith(focus)
 
 
 def _too_thin(match: Match) -> bool:
