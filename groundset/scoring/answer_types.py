@@ -22,26 +22,20 @@ import re
 
 from ..languages.words import word_set
 from ..text.lexical import STOP_WORDS, content_words
+from ..text.quantities import NUMBER_WORDS, QUANTITY, TIME_UNITS
 from ..text.stems import stem
 
 TIME, SPAN, NUMBER, NAME, PLACE, STEPS, POLAR = "time", "span", "number", "name", "place", "steps", "polar"
 
-_NUMBER_WORDS = (
-    r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|"
-    r"hundred|hundreds|thousand|thousands|million|millions|billion|billions|dozen|dozens|half|twice|once|"
-    r"single|couple|several|few"
-)
 _DATE_NAMES = word_set(
     "january february march april may june july august september october november december "
     "monday tuesday wednesday thursday friday saturday sunday"
 )
 # "may" is a month only next to a number ("14 May", "May 2020"); elsewhere it is a modal verb.
 _MONTHS = "|".join(sorted(_DATE_NAMES - {"may"})) + r"|\d+\s+may|may\s+\d+"
-_TIME_UNITS = r"(?:second|minute|hour|day|week|month|year|decade|century|centuries|millisecond|ms)s?"
-_NUMBER = rf"(?:\d[\d,.]*|\b(?:{_NUMBER_WORDS})\b)"
-_A_NUMBER = re.compile(rf"\d|\b(?:{_NUMBER_WORDS})\b", re.IGNORECASE)
+_A_NUMBER = re.compile(rf"\d|\b(?:{NUMBER_WORDS})\b", re.IGNORECASE)
 _A_SPAN = re.compile(
-    rf"{_NUMBER}[\s-]*{_TIME_UNITS}\b|\b\d+[smhdwy]\b|\b(?:until|till|through|forever|indefinitely|"
+    rf"{QUANTITY}[\s-]*{TIME_UNITS}\b|\b\d+[smhdwy]\b|\b(?:until|till|through|forever|indefinitely|"
     r"permanently|for ever)\b",
     re.IGNORECASE,
 )

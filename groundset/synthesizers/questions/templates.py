@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 
 from ...languages.en import DETERMINERS, PREPOSITIONS
+from ...text.quantities import QUANTITY, TIME_UNITS
 from ..scenarios.answer_patterns import TRANSITIVE, base_form, lower_first, split_article
 from ..scenarios.facts import Fact
 
@@ -166,12 +167,10 @@ _VAGUE_HEADS = frozenset(
 )  # fmt: skip
 
 
-_DURATION = re.compile(
+_DURATION = re.compile(  # "at least 90 days", "a minimum of 6 months", "a few weeks"
     r"(?:(?:at least|at most|up to|no more than|no less than|more than|less than|about|over|under"
-    r"|(?:a\s+)?(?:minimum|maximum)\s+of)\s+)?"
-    r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a few|several)\s+"
-    r"(?:consecutive\s+|full\s+|calendar\s+|business\s+|working\s+)?"
-    r"(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|quarters?)\b",
+    r"|(?:a\s+)?(?:minimum|maximum)\s+of)\s+)?(?:an?\s+)?"
+    rf"{QUANTITY}\s+(?:consecutive\s+|full\s+|calendar\s+|business\s+|working\s+)?{TIME_UNITS}\b",
     re.IGNORECASE,
 )
 
