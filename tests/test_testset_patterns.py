@@ -550,3 +550,15 @@ def test_a_warning_is_no_advice_and_a_spelled_out_acronym_no_definition():
     )
     assert match_sentence(sentence + " the environment.") is None
     assert _first_fact(FASTAPI_TUTORIAL / "security" / "oauth2-jwt.md", "JWT means") is None
+
+
+def test_a_rule_with_a_purpose_is_asked_why():
+    """ "How must the escaping scheme be validated?" answered "to prevent injection attacks": the sentence
+    says why, not how."""
+    fact = _first_fact(
+        PROMETHEUS_DOCS / "instrumenting" / "escaping_schemes.md", "The escaping scheme MUST be"
+    )
+    assert fact is not None
+    assert single_question(fact, random.Random(0)) == "Why must the escaping scheme be validated?"
+    (manner,) = facts_of("Clients MUST be written to be callback based internally.")
+    assert single_question(manner, random.Random(0)).startswith("How must")  # a manner, not a why

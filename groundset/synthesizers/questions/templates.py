@@ -139,8 +139,15 @@ def _constraint_forms(fact: Fact, np: str, be: str) -> list[str]:
         where = fact.answer.split(" ", 1)[0].lower() in ("into", "onto")
         return [f"{'Where' if where else 'How'} {modal} {np} be {s.get('part', '')}"]
     if form == "passive_prep":
-        if prep == "to" and fact.answer.split(" ", 1)[0].lower() not in DETERMINERS:  # "used to represent"
-            return [f"How {modal} {np} be {s.get('part', '')}"]
+        if (
+            prep == "to" and fact.answer.split(" ", 1)[0].lower() not in DETERMINERS
+        ):  # "to" + a verb: a purpose
+            part = s.get("part", "")
+            if fact.answer.lower().startswith("be "):  # "must be written to be callback based": a manner
+                return [f"How {modal} {np} be {part}"]
+            if part == "used":  # "must be used to represent values that go up and down"
+                return [f"What {modal} {np} be used for"]
+            return [f"Why {modal} {np} be {part}"]  # "must be validated to prevent injection attacks"
         if prep == "for" and _DURATION.match(fact.answer):  # "employed for at least 90 days"
             return [f"How long {modal} {np} be {s.get('part', '')}"]
         return [f"What {modal} {np} be {s.get('part', '')}{tail}"]
