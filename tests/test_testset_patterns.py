@@ -562,3 +562,9 @@ def test_a_rule_with_a_purpose_is_asked_why():
     assert single_question(fact, random.Random(0)) == "Why must the escaping scheme be validated?"
     (manner,) = facts_of("Clients MUST be written to be callback based internally.")
     assert single_question(manner, random.Random(0)).startswith("How must")  # a manner, not a why
+
+
+def test_a_comparison_with_one_side_is_no_answer():
+    """ "What does Requests' simple API mean?" answered "all forms of HTTP request are as obvious": as
+    obvious as what the sentence before showed."""
+    assert _first_fact(REQUESTS_DOCS / "user" / "quickstart.rst", "Requests' simple API means") is None

@@ -148,7 +148,9 @@ def _fact(passage: Passage, lowercase: frozenset[str], topics: frozenset[str]) -
     reference = _with_continuation(sentence, passage)
     if match.answer.strip(" .") not in reference:
         return None
-    if reference == sentence and (_too_thin(match) or _spells_out(focus, match)):
+    if reference == sentence and (
+        _too_thin(match) or _spells_out(focus, match) or _UNFINISHED.search(match.answer)
+    ):
         return None  # "What is the Gsum?" answered "The Gsum is a gauge semantically.": no definition
     if reference == sentence and match.pattern == "procedure" and _FIRST_STEP.match(match.answer):
         return None  # "How do I receive uploaded files?" answered "first install python-multipart": one step
@@ -173,6 +175,9 @@ def _fact(passage: Passage, lowercase: frozenset[str], topics: frozenset[str]) -
 _MIN_DEFINING_WORDS = 3
 # A how-to that gives only its first step ("To receive uploaded files, first install python-multipart"):
 # readers found the answer missing (using File and UploadFile comes after).
+# A comparison with one side ("all forms of HTTP request are as obvious"): the other side was in a sentence
+# before, and the answer says nothing without it.
+_UNFINISHED = re.compile(r"\b(?:is|are|be|was|were)\s+(?:as|more|less)\s+[a-z]+[.!]?$", re.IGNORECASE)
 _JOINED = re.compile(r"(?:and|or|but|nor)\b", re.IGNORECASE)
 _ALSO = re.compile(r"\b(?:can|could|may)\s+also\b", re.IGNORECASE)
 _FIRST_STEP = re.compile(r"(?:first(?:ly)?|start by|begin by|before anything else)\b", re.IGNORECASE)
