@@ -15,6 +15,7 @@ from groundset.core import CallEngine
 from groundset.kg.build import build_knowledge_graph
 from groundset.personas import reads_as_role
 from groundset.personas.audience import audience_name, audience_of, distinct_audiences
+from groundset.personas.prompts import offline_persona
 from groundset.samples.testset import TestsetSample
 from groundset.synthesizers.kinds.comparative import ComparativeQuerySynthesizer
 from groundset.synthesizers.kinds.conversational.synthesizer import distinct_turns
@@ -114,16 +115,20 @@ def test_multi_hop_pairs_of_a_real_corpus_name_what_each_half_asks():
 
 
 RATINGS = Path(__file__).resolve().parent / "data" / "ratings" / "dev"
+UNSEEN = RATINGS.parent / "unseen"  # documentation nobody here had read (README there)
 
 
-@pytest.mark.parametrize("name", sorted(p.stem for p in RATINGS.glob("*.csv")))
-def test_the_development_ratings_rate_every_sample_of_their_test_set(name):
+@pytest.mark.parametrize(
+    "csv_path", sorted([*RATINGS.glob("*.csv"), *UNSEEN.glob("*.csv")]), ids=lambda p: p.stem
+)
+def test_the_development_ratings_rate_every_sample_of_their_test_set(csv_path):
     """The blind ratings kept in the repo (README there): one row per sample, yes/no in every column, a
     note for every "no"; what they measured is in the README."""
-    test_set = RATINGS / f"{name.split('.')[0]}.jsonl"  # "<set>.reader2.csv": a second reader of <set>
+    name = csv_path.stem
+    test_set = csv_path.parent / f"{name.split('.')[0]}.jsonl"  # "<set>.reader2.csv": a second reader
     samples = [json.loads(line) for line in test_set.read_text(encoding="utf-8").splitlines()]
     samples = [s for s in samples if "user_input" in s]
-    with (RATINGS / f"{name}.csv").open(encoding="utf-8", newline="") as handle:
+    with csv_path.open(encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
     assert [int(r["i"]) for r in rows] == list(range(len(samples)))
     columns = ("q_ok", "ref_answers", "ref_grounded", "kind_ok", "usable")
@@ -568,3 +573,20 @@ def test_a_comparison_with_one_side_is_no_answer():
     """ "What does Requests' simple API mean?" answered "all forms of HTTP request are as obvious": as
     obvious as what the sentence before showed."""
     assert _first_fact(REQUESTS_DOCS / "user" / "quickstart.rst", "Requests' simple API means") is None
+
+
+def test_a_condition_opening_with_a_participle_has_no_subject():
+    """ "What happens if set on command line?", "what happens when set to null" (readers of docs nobody here
+    had read): which setting, the asker cannot see."""
+    assert match_sentence("When set to null, the pool creates an unlimited number of connections.") is None
+    assert match_sentence("If set on the command line, the value wins over the config file.") is None
+    assert match_sentence("When the pool is closed, it emits a close event.") is not None
+
+
+def test_no_persona_is_a_user_of_nothing_in_particular():
+    """ "I'm a user of these docs, and I have a quick question": readers failed every situational sample
+    opening so; a corpus that names no product gets a persona named from its topics instead."""
+    assert audience_name("user", "") == ""
+    persona = offline_persona(["connection pool", "proxy agent"], [], ["Pool"], audience="user", scope="")
+    assert "these docs" not in persona.name and reads_as_role(persona.name)
+    assert audience_name("user", "FastAPI") == "FastAPI user"

@@ -95,10 +95,11 @@ def _ranked(counts: Counter[str]) -> list[str]:
 
 
 def audience_name(role: str, scope: str) -> str:
-    """The persona's name: the role and how it relates to what the corpus is about."""
+    """The persona's name: the role and how it relates to what the corpus is about ("" for a user of a
+    corpus that names no product: readers found "I'm a user of these docs" no situation)."""
     title = role if role.isupper() else role[:1].upper() + role[1:]
-    if not scope:
-        return "User of these docs" if role == "user" else title
+    if not scope:  # "a user" of what? No name: the persona is named from its topics instead
+        return "" if role == "user" else title
     if role in _STAFF:
         return f"{title} at {scope}"
     return _NAMES.get(role, f"{title} using {{scope}}").format(scope=scope)

@@ -191,7 +191,7 @@ def offline_persona(
     local = local_persona(language, themes, summaries, entities, keyphrases)
     if local is not None:
         return local
-    if audience:
+    if audience and audience_name(audience, scope):
         return _audience_persona(audience, scope)
     lowercase = _lowercase_words([*themes, *keyphrases, *summaries])
     topics = _topics(themes, entities, keyphrases, lowercase)

@@ -164,6 +164,10 @@ def match_sentence(sentence: str) -> Match | None:
     return None
 
 
+_PARTICIPLE_FIRST = re.compile(
+    r"(?:[a-z]+ed|set|put|left|run|built|kept|sent|read|given|done|made|found|shown|taken|written|chosen"
+    r"|held|hit|cut|spent|thrown|known)\b"
+)
 # A condition that opens with these has no subject of its own ("if not on PEO", "when it fails").
 _NO_SITUATION_START = re.compile(
     r"(?:it|this|that|they|these|those|however|instead|otherwise|therefore|also|so|then|not"
@@ -345,8 +349,8 @@ def _find_cause(text: str) -> Match | None:
         cond = re.sub(r"^and only if ", "", m["cond"])  # "If and only if X": a user asks "what if X"
         if re.search(r"\b(?:this|these|those|such|above|below|former|latter)\b", cond, re.IGNORECASE):
             return None  # "if there are no exemplars provided in this way": not self-contained
-        if cond.count("(") != cond.count(")") or re.match(r"[a-z]+ed\b", cond):
-            return None  # cut inside parentheses, or no subject ("once completed ...")
+        if cond.count("(") != cond.count(")") or _PARTICIPLE_FIRST.match(cond):
+            return None  # cut inside parentheses, or no subject ("once completed ...", "when set to null")
         if _NO_SITUATION_START.match(cond):
             return None
         answer = re.sub(r"^then ", "", m["answer"])
