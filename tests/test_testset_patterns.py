@@ -336,8 +336,10 @@ def test_personas_are_the_readers_the_docs_name():
     assert roles[0] in {"teammate", "manager", "employee"} and roles[1] in {"teammate", "manager", "employee"}
     assert roles[0] != roles[1]  # two clusters, two readers, while the pages name several
     tutorial = _pages(FASTAPI_TUTORIAL)
-    chosen = distinct_audiences([audience_of(tutorial)] * 3)
+    chosen = distinct_audiences([audience_of(tutorial)] * 3, "FastAPI")
     assert chosen[:2] == ["user", "developer"] and "manager" not in chosen
+    unnamed = distinct_audiences([audience_of(tutorial)] * 3)  # no product name found: no "user" of it
+    assert "user" not in unnamed and unnamed[0] == "developer"
     names = [audience_name(role, scope) for role, scope in (("teammate", "Sourcegraph"), ("user", "FastAPI"),
                                                             ("developer", "Requests"))]  # fmt: skip
     assert names == ["Teammate at Sourcegraph", "FastAPI user", "Developer building with Requests"]

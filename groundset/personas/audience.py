@@ -61,18 +61,21 @@ def audience_of(texts: Iterable[str]) -> Counter[str]:
     return counts
 
 
-def distinct_audiences(counts: Sequence[Counter[str]]) -> list[str]:
+def distinct_audiences(counts: Sequence[Counter[str]], scope: str = "") -> list[str]:
     """One role per group of texts (clusters, biggest first): its most used role that no bigger group took,
     when that role is its own (used by at least a quarter as many of its pages as its top role), else its
     top role, so one handbook's clusters read as a teammate, a manager, an employee, not four teammates,
     and a cluster that names no reader gets the corpus's; "" when the corpus names none. Staff roles
-    (teammate, manager) only in a corpus whose readers are mostly staff (a handbook), and there no "user"."""
+    (teammate, manager) only in a corpus whose readers are mostly staff (a handbook), and there no "user";
+    nor "user" when the corpus names no product (``scope``): readers failed "I'm a user of these docs"."""
     corpus: Counter[str] = sum(counts, Counter())
     staff = bool(corpus) and _ranked(corpus)[0] in _STAFF
     if not staff:  # "manager" in software docs is a context or package manager; no one works "at" FastAPI
         counts = [Counter({r: n for r, n in c.items() if r not in _STAFF}) for c in counts]
-    else:  # in a handbook "users" are the product's, not the readers
-        counts = [Counter({r: n for r, n in c.items() if r != "user"}) for c in counts]
+    if staff or not scope:  # a handbook's "users" are the product's; and a user of no named product is
+        counts = [
+            Counter({r: n for r, n in c.items() if r != "user"}) for c in counts
+        ]  # nobody in particular
     corpus = sum(counts, Counter())
     taken: set[str] = set()
     chosen = []

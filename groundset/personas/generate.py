@@ -172,8 +172,8 @@ async def acluster_documents(
     entities = distinctive_terms([[items[i].entities for i in group] for group in groups])
     keyphrases = distinctive_terms([[items[i].keyphrases for i in group] for group in groups])
     members = _member_texts(kg, [[items[i].id for i in group] for group in groups])
-    audiences = distinct_audiences([audience_of(texts) for texts in members])
     scope = corpus_scope(kg)
+    audiences = distinct_audiences([audience_of(texts) for texts in members], scope)
     return [
         Cluster(
             ids=tuple(items[i].id for i in group),
