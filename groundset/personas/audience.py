@@ -72,10 +72,8 @@ def distinct_audiences(counts: Sequence[Counter[str]], scope: str = "") -> list[
     staff = bool(corpus) and _ranked(corpus)[0] in _STAFF
     if not staff:  # "manager" in software docs is a context or package manager; no one works "at" FastAPI
         counts = [Counter({r: n for r, n in c.items() if r not in _STAFF}) for c in counts]
-    if staff or not scope:  # a handbook's "users" are the product's; and a user of no named product is
-        counts = [
-            Counter({r: n for r, n in c.items() if r != "user"}) for c in counts
-        ]  # nobody in particular
+    if staff or not scope:  # a handbook's users are the product's; a user of no named product is nobody
+        counts = [Counter({r: n for r, n in c.items() if r != "user"}) for c in counts]
     corpus = sum(counts, Counter())
     taken: set[str] = set()
     chosen = []
@@ -101,7 +99,7 @@ def audience_name(role: str, scope: str) -> str:
     """The persona's name: the role and how it relates to what the corpus is about ("" for a user of a
     corpus that names no product: readers found "I'm a user of these docs" no situation)."""
     title = role if role.isupper() else role[:1].upper() + role[1:]
-    if not scope:  # "a user" of what? No name: the persona is named from its topics instead
+    if not scope:  # "a user" of what? (``distinct_audiences`` never picks it without a product)
         return "" if role == "user" else title
     if role in _STAFF:
         return f"{title} at {scope}"
