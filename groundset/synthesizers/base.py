@@ -56,6 +56,11 @@ class Synthesizer(ABC):
     def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
         """Candidate (chunks, terms) in a random but seed-determined order."""
 
+    def shortage(self, kg: KnowledgeGraph) -> str:
+        """Why ``kg`` gives this synthesizer few scenarios, in words a user can act on ("" when nothing
+        more specific than the count can be said). Said when a test set runs short of its share."""
+        return ""
+
     def scenarios(
         self, kg: KnowledgeGraph, n: int, personas: PersonaPool, rng: random.Random
     ) -> list[Scenario]:

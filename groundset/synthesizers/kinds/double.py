@@ -39,6 +39,7 @@ from ..questions.prompts import (
 from ..questions.styles import agreement
 from ..questions.templates import (
     ORDER,
+    lower_question,
     shortest_question,
     single_question,
     web_query,
@@ -149,7 +150,7 @@ def double_question(
         if style == "web_search":
             return f"{web_query([first], rng)} and {web_query([second], rng)}"
         ask = shortest_question if length == "short" else (lambda fact: single_question(fact, rng))
-        core = f"{ask(first).rstrip('?')}, and {_lower_question(ask(second))}"
+        core = f"{ask(first).rstrip('?')}, and {lower_question(ask(second))}"
         protect = [f.focus for f in facts]
     else:
         term, a, b = term_and_sides(terms, labels)
@@ -176,12 +177,6 @@ def related_facts(a: Fact, b: Fact, scope: str) -> bool:
 
 # Verbs of any how-to or condition: sharing one ("set a maximum size", "is not set") relates nothing.
 _GENERIC_VERBS = "set use get make want need give take put let have create add change try find see"
-
-
-def _lower_question(question: str) -> str:
-    """The second question of a pair, mid-sentence: its question word in lower case."""
-    first, _, rest = question.partition(" ")
-    return f"{first.lower()} {rest}" if first.isalpha() and first[1:] == first[1:].lower() else question
 
 
 class DoubleQuerySynthesizer(TwoPartSynthesizer):

@@ -22,11 +22,22 @@ from ...personas.language import node_language
 from ...personas.nouns import CJK_LANGUAGES, cjk_share, reads_as_thing
 from ..base import Grounding, Synthesizer
 from ..scenarios.fact_index import FactIndex
-from ..scenarios.fact_pairs import comparable_pairs, same_subject_pairs
+from ..scenarios.fact_pairs import comparable_pairs, comparable_subjects, paired_subjects, same_subject_pairs
 
 
 class MultiHopSpecificQuerySynthesizer(Synthesizer):
     name = "multi_hop_specific"
+
+    def shortage(self, kg: KnowledgeGraph) -> str:
+        index = FactIndex.of(kg)
+        if self.writes_with_model or not index.facts:
+            return ""
+        subjects, twice = paired_subjects(index)
+        return (
+            "offline it joins two facts about one subject from two passages, and of the "
+            f"{subjects} subjects the docs state a fact about, {twice} have one in a second passage; "
+            "--llm joins passages by the entities they share"
+        )
 
     def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
         index = FactIndex.of(kg)
@@ -101,6 +112,16 @@ class MultiHopAbstractQuerySynthesizer(Synthesizer):
         graph.add_weighted_edges_from((s, t, w) for (s, t), w in weights.items())
         found = nx.community.louvain_communities(graph, weight="weight", seed=self.seed)
         return sorted((c for c in found if len(c) > 1), key=lambda c: (-len(c), min(c)))
+
+    def shortage(self, kg: KnowledgeGraph) -> str:
+        index = FactIndex.of(kg)
+        if self.writes_with_model or not index.facts:
+            return ""
+        defined = comparable_subjects(index)
+        return (
+            "offline it compares two subjects the docs define and list side by side in one sentence, "
+            f"and they define {defined}; --llm writes questions over passages of one theme"
+        )
 
     def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
         index = FactIndex.of(kg)

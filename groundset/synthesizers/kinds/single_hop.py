@@ -23,6 +23,16 @@ PATTERN_WEIGHTS = {"definition": 3.0, "purpose": 3.0, "default": 4.0, "value": 3
 class SingleHopSpecificQuerySynthesizer(Synthesizer):
     name = "single_hop_specific"
 
+    def shortage(self, kg: KnowledgeGraph) -> str:
+        index = FactIndex.of(kg)
+        if self.writes_with_model or not index.facts:
+            return ""
+        asked = sum(index.unambiguous(f) for facts in index.facts.values() for f in facts)
+        return (
+            f"offline a question asks for a fact with one answer, and the docs state {asked} in "
+            f"{len(kg.nodes(NodeKind.CHUNK))} passages; --llm writes questions of any passage"
+        )
+
     def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
         index = FactIndex.of(kg)
         chunks = sorted(index.facts)

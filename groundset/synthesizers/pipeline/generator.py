@@ -156,8 +156,8 @@ class TestsetGenerator:
                 queues[index] += await asyncio.to_thread(sources[index].first, wanted, asked, prefer)
                 found.append(len(queues[index]))
                 yield index  # its first drafts take scenarios from the queue
-            note = share_out_empty(counts, found, distribution)
-            if note:
+            why = [source.synthesizer.shortage(kg) for source in sources]
+            for note in share_out_empty(counts, found, distribution, why):
                 notes.append(note)
                 log.warning(note)
 
@@ -181,18 +181,23 @@ class TestsetGenerator:
             )
             log.warning(notes[-1])
         made = Counter(s.synthesizer for s in kept)
-        short = [
-            f"{synth.name} {made[synth.name]} of {count}"
-            for (synth, _), count in zip(distribution, counts, strict=True)
-            if made[synth.name] < count
-        ]
-        if short and len(kept) == testset_size:
-            notes.append(f"too few good scenarios for {', '.join(short)}; the other synthesizers filled in")
-            log.warning(notes[-1])
+        for i, ((synth, _), count, source) in enumerate(zip(distribution, counts, sources, strict=True)):
+            if made[synth.name] < count and len(kept) == testset_size:
+                notes.append(
+                    f"too few good scenarios for {synth.name}, {made[synth.name]} of {count}: "
+                    f"{_shortfall(source, filler.rates.judged(i))}; the other synthesizers filled in"
+                )
+                log.warning(notes[-1])
         if len(kept) < testset_size:
+            causes = [
+                f"{source.synthesizer.name}: {_shortfall(source, filler.rates.judged(i))}"
+                for i, source in enumerate(sources)
+                if source.found and source.exhausted
+            ]  # those with no scenario at all were named above
             notes.append(
                 f"the corpus gave {len(kept)} of the {testset_size} samples asked for "
-                "(not enough grounded scenarios passed the quality gate)"
+                f"(not enough grounded scenarios passed the quality gate{': ' if causes else ''}"
+                f"{'. '.join(causes)})"
             )
             log.warning(notes[-1])
         metadata = {
@@ -274,21 +279,41 @@ class TestsetGenerator:
 
 
 def share_out_empty(
-    counts: list[int], found: Sequence[int], distribution: Sequence[tuple[Synthesizer, float]]
-) -> str | None:
+    counts: list[int],
+    found: Sequence[int],
+    distribution: Sequence[tuple[Synthesizer, float]],
+    why: Sequence[str] = (),
+) -> list[str]:
     """Move the count of each synthesizer that ``found`` no scenario to the others (by weight, in place);
-    the note saying so, or None. When none found any, nothing moves: the run makes no sample, says why."""
+    a note for each (with its ``why``, when given). When none found any, nothing moves: the run makes no
+    sample, says why."""
     empty = [i for i, n in enumerate(found) if counts[i] and not n]
     if not empty or len(empty) == len(distribution):
-        return None
+        return []
     live = [i for i in range(len(distribution)) if i not in empty]
     moved = largest_remainder([distribution[i][1] or 1e-9 for i in live], sum(counts[i] for i in empty))
     for i, extra in zip(live, moved, strict=True):
         counts[i] += extra
     for i in empty:
         counts[i] = 0
-    names = ", ".join(distribution[i][0].name for i in empty)
-    return f"no grounded scenario for {names}; its share went to the other synthesizers"
+    why = [*why, *[""] * len(distribution)]
+    return [
+        f"no grounded scenario for {distribution[i][0].name}{f': {why[i]}' if why[i] else ''}; "
+        "its share went to the other synthesizers"
+        for i in empty
+    ]
+
+
+def _shortfall(source: ScenarioSource, judged: tuple[int, int]) -> str:
+    """Why a synthesizer made fewer samples than its share: the corpus had too few scenarios for it (and
+    why, when the synthesizer can say), or the quality gate rejected its drafts."""
+    drafted, passed = judged
+    gate = f"{drafted - passed} of {drafted} drafts failed the quality gate" if drafted > passed else ""
+    if not source.exhausted:
+        return gate or "its drafts were duplicates or their passages were used up"
+    why = source.synthesizer.shortage(source.kg)
+    found = f"the corpus gave {source.found} scenario{'s' if source.found != 1 else ''}"
+    return "; ".join(part for part in (found, why, gate) if part)
 
 
 def _failure_note(failures: list[BaseException]) -> str:

@@ -22,6 +22,8 @@ from ..scenarios.facts import Fact
 __all__ = [
     "asks_one_thing",
     "compare_question",
+    "in_setting",
+    "lower_question",
     "object_head",
     "pair_question",
     "single_question",
@@ -281,10 +283,25 @@ def _with_pronoun(goal: str, subject: str, pronoun: str) -> str:
     return goal[: m.start()] + said + goal[m.end() :]
 
 
+def in_setting(fact: Fact, key: str) -> bool:
+    """Whether ``fact`` is about subject ``key`` in a setting ("if you create a dependency with yield" of
+    "dependency"), not about the subject alone: its question names the setting, no pronoun can."""
+    return fact.pattern != "procedure" and fact.key() != key
+
+
 def pair_question(first: Fact, second: Fact, rng: random.Random) -> str:
     """Two facts about one subject, asked together: both contexts are needed."""
     opening = single_question(first, rng).rstrip("?")
+    if in_setting(second, first.key()):
+        return _finish(f"{opening}, and {lower_question(single_question(second, rng))}")
     return _finish(f"{opening}, and {follow_up(second, first.plural, about=first.focus)}")
+
+
+def lower_question(question: str) -> str:
+    """A question that goes on after a comma: its question word in lower case ("What" -> "what", not
+    "PromQL" or "HTTP")."""
+    first, _, rest = question.partition(" ")
+    return f"{first.lower()} {rest}" if first.isalpha() and first[1:] == first[1:].lower() else question
 
 
 def compare_question(a: Fact, b: Fact, rng: random.Random) -> str:
@@ -303,6 +320,8 @@ def web_query(facts: list[Fact], rng: random.Random, *, compare: bool = False) -
     if compare and len(facts) >= 2:
         a, b = noun_phrase(facts[0], bare=True), noun_phrase(facts[1], bare=True)
         return _search_case(rng.choice([f"{a} vs {b}", f"{a} {b} difference"]))
+    if len(facts) >= 2 and in_setting(facts[1], facts[0].key()):
+        return f"{web_query(facts[:1], rng)} and {web_query(facts[1:2], rng)}"
     if len(facts) >= 2:
         aspects = " and ".join(dict.fromkeys(_ASPECT.get(f.pattern, "") for f in facts))
         return _search_case(f"{noun_phrase(facts[0], bare=True)} {aspects}")

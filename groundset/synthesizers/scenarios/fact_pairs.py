@@ -1,9 +1,11 @@
 """Pairs of facts a multi-hop question needs both of.
 
 ``same_subject_pairs``: two chunks state different facts about one subject (a definition and a
-default, a purpose and a rule); neither chunk holds the other's answer, so the question needs both.
-``comparable_pairs``: two subjects of one theme, each defined (or its purpose given) in its own
-chunk, for a comparison.
+default, a purpose and a rule), or one defines a subject and the other states a fact about it in a
+setting ("a dependency" and "a dependency with yield"); neither chunk holds the other's answer, so
+the question needs both.
+``comparable_pairs``: two subjects of one theme that the corpus lists as counterparts, each defined
+(or its purpose given) in its own chunk, for a comparison.
 
 A shared word is not a shared subject ("box" in a diagram is not ``Box<T>``): the keys must be
 equal, code-like names spelled the same, and the two chunks, or the two sentences, close in meaning
@@ -23,13 +25,20 @@ from itertools import combinations
 import numpy as np
 
 from ...kg.graph import KnowledgeGraph, NodeKind
-from ...text.lexical import folded
+from ...text.lexical import folded, stops_of
 from ..questions.offline import term_pattern
-from ..questions.templates import ORDER, asks_one_thing, follow_up
+from ..questions.templates import ORDER, asks_one_thing, follow_up, in_setting
 from .fact_index import FactIndex
 from .facts import Fact, subject_key
 
-__all__ = ["Together", "comparable_pairs", "same_subject_pairs"]
+__all__ = [
+    "Together",
+    "comparable_pairs",
+    "comparable_subjects",
+    "head_of",
+    "paired_subjects",
+    "same_subject_pairs",
+]
 
 CHUNK_SENSE = 0.40
 SENTENCE_SENSE = 0.30
@@ -39,7 +48,7 @@ KINSHIP = 0.35  # two definitions' predicates ("a cumulative metric", "a metric"
 MIN_CO_MENTIONS = 2  # chunks naming both subjects: what shows the corpus relates them
 PAIRABLE = frozenset({"definition", "purpose", "default", "value", "constraint"})
 COMPARABLE = frozenset({"definition", "purpose"})
-MAX_PAIRS_PER_SUBJECT = 4
+MAX_PAIRS_PER_SUBJECT = 2  # one subject opens at most two questions of a set
 _CODE_LIKE = re.compile(r"[_.:<>()/]|[a-z][A-Z]")
 
 Located = tuple[str, Fact]  # (chunk id, fact)
@@ -50,18 +59,12 @@ def same_subject_pairs(
 ) -> Iterator[tuple[Located, Located]]:
     """(first, second) pairs, the first asked first (what it is before what it must do); pairs across
     documents come before pairs within one, in a seed-determined order otherwise."""
-    by_key: dict[str, list[Located]] = defaultdict(list)
-    for chunk in sorted(index.facts):
-        for fact in index.facts[chunk]:
-            # each half has one answer: one such fact of its subject, and a question that names what it asks
-            if fact.pattern in PAIRABLE and index.unambiguous(fact) and asks_one_thing(fact):
-                by_key[fact.key()].append((chunk, fact))
-    _add_how_tos(by_key, index)
+    by_key = _by_subject(index)
     candidates: list[tuple[bool, Located, Located]] = []
     for key in sorted(by_key):
         found = []
         for a, b in combinations(by_key[key], 2):
-            pair = _ordered(a, b)
+            pair = _ordered(a, b, key)
             if pair is not None:
                 found.append(pair)
         rng.shuffle(found)
@@ -73,14 +76,38 @@ def same_subject_pairs(
     rng.shuffle(candidates)
     candidates.sort(key=lambda item: not item[0])  # across documents first, order kept otherwise
     per_key: dict[str, int] = defaultdict(int)
+    asked: set[str] = set()  # each fact in one question: readers called two "What is a classic histogram,
+    # and ..." in one set repetitive, whatever their second halves
     for across, first, second in candidates:
         key = first[1].key()
-        if per_key[key] >= MAX_PAIRS_PER_SUBJECT:
+        if per_key[key] >= MAX_PAIRS_PER_SUBJECT or {first[1].reference, second[1].reference} & asked:
             continue
         restated = index.similarity(first[1].reference, second[1].reference) >= RESTATED
         if not restated and _needs_both(kg, first, second) and _same_sense(kg, index, first, second, across):
             per_key[key] += 1
+            asked.update((first[1].reference, second[1].reference))
             yield first, second
+
+
+def _by_subject(index: FactIndex) -> dict[str, list[Located]]:
+    """The facts a pair can be made of, by subject key: those of the subject, its how-tos, its settings."""
+    by_key: dict[str, list[Located]] = defaultdict(list)
+    for chunk in sorted(index.facts):
+        for fact in index.facts[chunk]:
+            # each half has one answer: one such fact of its subject, and a question that names what it asks
+            if fact.pattern in PAIRABLE and index.unambiguous(fact) and asks_one_thing(fact):
+                by_key[fact.key()].append((chunk, fact))
+    _add_how_tos(by_key, index)
+    _add_settings(by_key, index)
+    return by_key
+
+
+def paired_subjects(index: FactIndex) -> tuple[int, int]:
+    """(subjects with a fact a pair can use, those with such facts in two passages): why a corpus has
+    few multi-hop questions offline."""
+    by_key = _by_subject(index)
+    twice = sum(len({chunk for chunk, _ in found}) >= 2 for found in by_key.values())
+    return len(by_key), twice
 
 
 def _add_how_tos(by_key: dict[str, list[Located]], index: FactIndex) -> None:
@@ -98,6 +125,46 @@ def _add_how_tos(by_key: dict[str, list[Located]], index: FactIndex) -> None:
                 by_key[key].append((chunk, fact))
 
 
+MAX_SETTINGS_PER_SUBJECT = 2  # "What is a dependency, and ..." opens at most two questions of a set
+
+
+def _add_settings(by_key: dict[str, list[Located]], index: FactIndex) -> None:
+    """A fact about a defined subject in a setting joins that subject's facts: "What is a dependency, and
+    what happens if you create a dependency with yield?" needs the definition from one page and the
+    behaviour from another. Most subjects are defined once and stated again only in such a setting, so
+    without them few corpora have a multi-hop question at all. The subject must be the setting's head
+    noun ("a dependency with yield"), not a modifier ("a counter reset hint" is not about counters)."""
+    defined = {key for key, found in by_key.items() if any(f.pattern in COMPARABLE for _, f in found)}
+    found: dict[str, list[Located]] = defaultdict(list)
+    for chunk in sorted(index.facts):
+        for fact in index.facts[chunk]:
+            alone = fact.pattern in COMPARABLE or fact.pattern == "procedure"  # how-tos: ``_add_how_tos``
+            if alone or not index.unambiguous(fact) or index.is_scope(fact):
+                continue
+            for key in sorted(defined):
+                if key != fact.key() and not index.is_scope_key(key) and head_of(key, fact.focus):
+                    found[key].append((chunk, fact))
+    for key, located in found.items():
+        by_key[key].extend(located[:MAX_SETTINGS_PER_SUBJECT])
+
+
+def head_of(key: str, phrase: str) -> bool:
+    """Whether ``phrase`` names ``key`` as a head noun: a function word (or nothing) on either side."""
+    pattern = term_pattern(key)
+    if pattern is None:
+        return False
+    stop = stops_of("en")
+    for match in pattern.finditer(phrase):
+        before = phrase[: match.start()].split()
+        after = phrase[match.end() :]
+        if after[:1] not in ("", " ", ",", ";", ":", ")"):
+            continue  # "instance's endpoint", "counter-based"
+        following = [word.casefold().strip(",;:)") for word in after.split()[:1]]
+        if all(word in stop for word in [*(w.casefold() for w in before[-1:]), *following]):
+            return True
+    return False
+
+
 _GOAL_OBJECT = re.compile(
     r"^[a-z]+ (?:(?:a|an|the|your|new|custom) )?(?P<object>[^,;:()]+?)"
     r"(?: (?:to|in|into|on|for|with|from|by|as|at|of|so|that|when|if)\b.*)?$"
@@ -111,11 +178,16 @@ def _object_of(goal: str) -> str:
     return subject_key(m["object"]) if m else ""
 
 
-def _ordered(a: Located, b: Located) -> tuple[Located, Located] | None:
+def _ordered(a: Located, b: Located, key: str) -> tuple[Located, Located] | None:
     (chunk_a, fa), (chunk_b, fb) = a, b
     how_to = "procedure" in (fa.pattern, fb.pattern)
     if chunk_a == chunk_b or fa.pattern == fb.pattern == "procedure":
         return None
+    settings = [f for f in (fa, fb) if in_setting(f, key)]
+    if settings:  # what the subject is, then the fact about it in a setting: not two settings
+        if len(settings) == 2 or (fb if settings[0] is fa else fa).pattern not in COMPARABLE:
+            return None
+        return (b, a) if settings[0] is fa else (a, b)
     if not how_to and not _same_spelling(fa.focus, fb.focus):
         return None
     if fa.pattern == fb.pattern == "definition" or folded(fa.answer) == folded(fb.answer):
@@ -152,21 +224,32 @@ def _same_sense(kg: KnowledgeGraph, index: FactIndex, first: Located, second: Lo
     return index.similarity(kg.get(first[0])["text"], kg.get(second[0])["text"]) >= CHUNK_SENSE
 
 
+def _comparable(index: FactIndex) -> list[Located]:
+    """Definitions and purposes a comparison can use: not the product itself (a whole page compares it,
+    not one sentence), nor whose job something is ("the new hire" and "the People Team" are both
+    responsible for something: no comparison)."""
+    return [
+        (chunk, fact)
+        for chunk in sorted(index.facts)
+        for fact in index.facts[chunk]
+        if fact.pattern in COMPARABLE and not index.is_scope(fact) and fact.slots.get("how") != "responsible"
+    ]
+
+
+def comparable_subjects(index: FactIndex) -> int:
+    """How many subjects a comparison could be made of (each needs a counterpart the docs name with it)."""
+    return len({fact.key() for _, fact in _comparable(index)})
+
+
 def comparable_pairs(
     kg: KnowledgeGraph, index: FactIndex, rng: random.Random
 ) -> Iterator[tuple[str, Located, Located]]:
     """(theme, a, b): two different subjects, both defined (or both explained by purpose) in two chunks
     that share a theme or a document; their definitions close in kind, and the corpus naming the two
-    together in at least two chunks (how "counter" and "gauge" are related; "PromQL" and "a classic
-    histogram" are not). The closest pairs first, each subject in two pairs at most."""
-    items: list[Located] = [
-        (chunk, fact)
-        for chunk in sorted(index.facts)
-        for fact in index.facts[chunk]
-        # not the product itself (a whole page compares it, not one sentence), nor whose job something is
-        # ("the new hire" and "the People Team" are both responsible for something: no comparison)
-        if fact.pattern in COMPARABLE and not index.is_scope(fact) and fact.slots.get("how") != "responsible"
-    ]
+    in at least two chunks and listing them as counterparts in a sentence ("counters, gauges and
+    histograms"; "PromQL" and "a classic histogram" are not). The closest pairs first, each subject in
+    two pairs at most."""
+    items = _comparable(index)
     if len(items) < 2:
         return
     vectors = index.vectors([fact.reference for _, fact in items])
@@ -184,8 +267,9 @@ def comparable_pairs(
         if a.key() in b.key() or b.key() in a.key() or " and " in f"{a.focus} {b.focus}":
             continue  # "metric" and "metric type"; "the Bucket field and the Bucket message"
         together = named.chunks(a.key()) & named.chunks(b.key())
-        if len(together) < MIN_CO_MENTIONS or not named.in_one_sentence(a.key(), b.key()):
-            continue
+        if len(together) < MIN_CO_MENTIONS or not named.listed(a.key(), b.key()):
+            continue  # one sentence naming both is not enough: "an alert" and "a mixin", "Lattice" and
+            # "the Lattice Slack integration" were named together and readers found nothing to compare
         theme = _shared_theme(kg, chunk_a, chunk_b)
         if theme:
             scored.append((float(similarity[i, j]), rng.random(), int(i), int(j), theme))

@@ -36,6 +36,7 @@ class ScenarioSource:
     looked: int = 0  # how far along the order the scenarios so far were found
     exhausted: bool = False  # the corpus has no further scenario for this synthesizer
     tried: set[Key] = field(default_factory=set)  # asked before (existing samples) or handed out
+    found: int = 0  # the most scenarios one search found: all the corpus has, once ``exhausted``
 
     def first(self, wanted: int, asked: Collection[Key] = (), prefer: Collection[str] = ()) -> list[Scenario]:
         """Up to ``wanted`` scenarios, those of ``asked`` (existing samples) left out, and every one on a
@@ -66,6 +67,7 @@ class ScenarioSource:
         rng = random.Random(self.seed)  # the same order every time: a longer search extends a shorter one
         found = self.synthesizer.scenarios(self.kg, n, self.personas, rng)
         self.looked, self.exhausted = n, len(found) < n
+        self.found = max(self.found, len(found))
         for scenario in found if self.language else ():  # a synthesizer given without the language
             scenario.language = self.language
         return found

@@ -68,6 +68,10 @@ class PassRates:
         self._tried[index] += 1
         self._passed[index] += passed
 
+    def judged(self, index: int) -> tuple[int, int]:
+        """(drafts judged, drafts passed) of synthesizer ``index``."""
+        return self._tried[index], self._passed[index]
+
     def expected(self) -> list[float]:
         """Each synthesizer's pass rate, with ``PRIOR_DRAWS`` imagined drafts at the prior: the first
         results, decided one at a time, then move it gradually (one early rejection is not a 0% rate)."""
