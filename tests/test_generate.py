@@ -88,11 +88,15 @@ def test_distribution_and_styles(real_graph):
     testset = TestsetGenerator(engine=CallEngine(cache=False)).generate(
         real_graph, 12, "single=0.5,multi_abstract=0.25,multi_specific=0.25", seed=1
     )
-    assert testset.counts("synthesizer") == {
-        "single_hop_specific": 6,
-        "multi_hop_abstract": 3,
-        "multi_hop_specific": 3,
-    }
+    counts = testset.counts("synthesizer")
+    assert counts["multi_hop_specific"] == 3
+    # Offline the Prometheus docs list one pair of defined counterparts (counters and gauges): abstract
+    # runs short, says why, and single-hop fills in.
+    assert 1 <= counts["multi_hop_abstract"] <= 3
+    assert counts["single_hop_specific"] == 12 - 3 - counts["multi_hop_abstract"]
+    if counts["multi_hop_abstract"] < 3:
+        notes = " ".join(testset.metadata["notes"])
+        assert "too few good scenarios for multi_hop_abstract" in notes and "list side by side" in notes
     assert len(testset.counts("style")) >= 2
 
 
@@ -282,7 +286,16 @@ def test_every_kind_in_one_offline_test_set(real_graph):
     testset = TestsetGenerator(engine=CallEngine(cache=False)).generate(
         real_graph, 27, kinds_distribution("all"), seed=5
     )
-    assert testset.counts("synthesizer") == dict.fromkeys(sorted(ALL_KINDS), 3)
+    counts = testset.counts("synthesizer")
+    assert set(counts) == set(ALL_KINDS) and sum(counts.values()) == 27
+    # every kind its 3, but offline comparisons of two defined subjects the docs list side by side: the
+    # Prometheus docs have one such pair (counters and gauges), and single-hop fills in for the others
+    short = {kind: n for kind, n in counts.items() if n != 3}
+    assert set(short) <= {"multi_hop_abstract", "single_hop_specific"}
+    assert (
+        counts["multi_hop_abstract"] >= 1
+        and counts["single_hop_specific"] == 6 - counts["multi_hop_abstract"]
+    )
     refuse = [s for s in testset if s.expected_behaviour == "refuse"]
     assert {s.synthesizer for s in refuse} == {"out_of_scope"}
     assert not any(s.reference_contexts for s in refuse)

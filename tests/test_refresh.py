@@ -49,6 +49,7 @@ DOCS = [
     "practices/naming.md",
     "practices/pushing.md",
     "practices/rules.md",
+    "practices/instrumentation.md",
 ]
 ADDED = "practices/remote_write.md"
 WEIGHTS = {"single_hop_specific": 0.9, "multi_hop_abstract": 0.05, "multi_hop_specific": 0.05}
@@ -94,7 +95,7 @@ class Scene:
 
 @pytest.fixture(scope="module")
 def scene(tmp_path_factory) -> Scene:
-    """20 samples from 10 docs; one sample reviewed and edited, one reviewed on a chunk that then changes;
+    """20 samples from 11 docs; one sample reviewed and edited, one reviewed on a chunk that then changes;
     one document changed (two of its chunks edited, a section added), one deleted, one added; the graph
     rebuilt from scratch; refreshed."""
     root = tmp_path_factory.mktemp("refresh")

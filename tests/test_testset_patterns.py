@@ -21,10 +21,12 @@ from groundset.synthesizers.kinds.comparative import ComparativeQuerySynthesizer
 from groundset.synthesizers.kinds.conversational.synthesizer import distinct_turns
 from groundset.synthesizers.kinds.distracting import MIN_PROSE_WORDS, distractor_problem, prose_words
 from groundset.synthesizers.kinds.double import related_facts
-from groundset.synthesizers.kinds.situational import SituationalInput, SituationalPrompt
+from groundset.synthesizers.kinds.single_hop import SingleHopSpecificQuerySynthesizer, on_page_topic
+from groundset.synthesizers.kinds.situational import SituationalInput, SituationalPrompt, joined
 from groundset.synthesizers.pipeline.generator import TestsetGenerator
 from groundset.synthesizers.questions.styles import size_question
 from groundset.synthesizers.questions.templates import (
+    asks_broadly,
     asks_one_thing,
     compare_question,
     follow_up,
@@ -42,6 +44,7 @@ from groundset.synthesizers.scenarios.fact_pairs import (
     same_subject_pairs,
 )
 from groundset.synthesizers.scenarios.facts import facts_of, subject_key
+from groundset.synthesizers.scenarios.passages import passages
 from groundset.text.plaintext import plain_text
 
 from .corpora import PROMETHEUS_DOCS, SHARED
@@ -169,7 +172,103 @@ def test_a_synthesizer_short_of_its_share_says_why():
     assert made.get("multi_hop_abstract", 0) < 10
     assert "multi_hop_abstract: offline it compares two subjects the docs define and list" in notes
     if len(testset) < 30:
-        assert "single_hop_specific: the corpus gave" in notes and "drafts failed the quality gate" in notes
+        assert "single_hop_specific: the corpus gave" in notes
+        assert "offline a question asks for a fact with one answer, and the docs state" in notes
+
+
+def test_a_rule_after_a_condition_is_asked_what_should_happen_not_what_happens():
+    """ "What happens when you have multiple metrics that you want to add/average/sum?" was answered "they
+    should usually be one metric with labels": nothing happens, it is advice; a rule about something else
+    is asked what is required (Prometheus docs)."""
+    practices = PROMETHEUS_DOCS / "practices" / "instrumentation.md"
+    text = " ".join(plain_text(practices.read_text(encoding="utf-8")).split())
+    sentence = re.search(r"When you have multiple metrics that you want[^.]*\.", text)[0]
+    (advice,) = facts_of(sentence, topics=frozenset({"metrics"}))
+    assert advice.slots["form"] == "advice"
+    asked = single_question(advice, random.Random(0))
+    assert asked.startswith(("What should you do when", "What is the advice"))
+    spec = PROMETHEUS_DOCS / "specs" / "om" / "open_metrics_spec.md"
+    (sentence,) = _sentences_of(spec, "If no TYPE is exposed")
+    (rule,) = facts_of(sentence, topics=frozenset({"type"}))
+    assert (rule.slots["form"], rule.slots["modal"]) == ("rule", "must")
+    question = single_question(rule, random.Random(0))
+    assert question.startswith(("What should happen if", "What is required if")) and "happens" not in question
+
+
+def test_a_handbook_question_is_not_scoped_to_the_company_as_a_product():
+    """ "How do I obtain approval in Sourcegraph?" reads as a feature of Sourcegraph's product; in a
+    corpus its staff read, offline questions name no scope (personas still say "at Sourcegraph")."""
+    handbook = build_knowledge_graph(HANDBOOK / "benefits-pay-perks").kg
+    index = FactIndex.of(handbook)
+    assert index.scope == "Sourcegraph" and index.staff and index.question_scope == ""
+    testset = TestsetGenerator().generate(handbook, 12, seed=5)
+    assert not [s.user_input for s in testset if re.search(r"\bin Sourcegraph\b", s.user_input)]
+    prometheus = FactIndex.of(build_knowledge_graph(PROMETHEUS_DOCS / "concepts").kg)
+    assert not prometheus.staff
+
+
+def test_what_happens_when_you_questions_are_not_asked_offline():
+    """ "What happens when you use async methods?" asks what follows from the reader's doing; the docs
+    say several things and the sentence one: readers kept 30 of 67 on four corpora (26 of 53 on FastAPI's
+    tutorial), against about two in three of the rest. Fewer questions, then; the note counts them."""
+    kg = build_knowledge_graph(FASTAPI_TUTORIAL).kg
+    index = FactIndex.of(kg)
+    broad = [f for facts in index.facts.values() for f in facts if index.unambiguous(f) and asks_broadly(f)]
+    assert broad and all(f.slots["cond"].lower().startswith(("you", "we")) for f in broad)
+    synthesizer = SingleHopSpecificQuerySynthesizer()
+    asked = [facts[0] for _, _, facts in synthesizer.groundings(kg, random.Random(5))]
+    assert asked and not [f for f in asked if asks_broadly(f)]
+    note = f"(and {len(broad)} that would only be asked 'what happens when you ...')"
+    assert note in synthesizer.shortage(kg)
+
+
+def test_facts_that_name_their_page_topic_are_asked_first():
+    """Readers kept 74% of single-hop questions sharing a word with their page's path, title or headings,
+    55% of the others ("What header must Senders include?" never says remote write)."""
+    kg = build_knowledge_graph(PROMETHEUS_DOCS / "specs").kg
+    index = FactIndex.of(kg)
+    order = [
+        (nodes[0], facts[0])
+        for nodes, _, facts in SingleHopSpecificQuerySynthesizer().groundings(kg, random.Random(5))
+    ]
+    topical = [on_page_topic(kg, chunk, fact, index.scope) for chunk, fact in order]
+    assert True in topical and False in topical
+    assert topical == sorted(topical, reverse=True), "an off-topic fact came before an on-topic one"
+
+
+def test_a_reference_keeps_the_sentence_that_finishes_it():
+    """ "A 'middleware' is a function that works with every request ... And also with every response
+    before returning it." (FastAPI): the second sentence is half of the definition."""
+    text = (FASTAPI_TUTORIAL / "middleware.md").read_text(encoding="utf-8")
+    (definition,) = [f for f in facts_of(text) if f.pattern == "definition"]
+    assert definition.reference.endswith("And also with every response before returning it.")
+
+
+def test_a_search_box_situation_ends_before_its_keywords():
+    """ "i'm a FastAPI user, and I have a quick question play with jwt tokens and see how they work": the
+    situation lost its full stop to the poor-grammar style and ran into the keywords."""
+    message = joined(
+        "i'm a FastAPI user and I have a quick question", "play with jwt tokens and see how they work"
+    )
+    assert (
+        message
+        == "i'm a FastAPI user and I have a quick question: play with jwt tokens and see how they work"
+    )
+    assert (
+        joined("I'm a FastAPI user.", "How do I declare headers?")
+        == "I'm a FastAPI user. How do I declare headers?"
+    )
+    assert joined("我在排查问题。", "如何配置?") == "我在排查问题。如何配置?"
+
+
+def test_examples_under_a_yes_or_no_heading_are_no_facts():
+    """A style guide's "##### No" list ("If you discard changes, your list will remain unchanged.") is wording
+    to avoid; it made "What happens to your list if you discard changes?" (handbook)."""
+    guide = HANDBOOK / "company-info-and-process" / "communication" / "content_guidelines"
+    text = (guide / "actionable_language.md").read_text(encoding="utf-8")
+    assert "If you discard changes, your list will remain unchanged." in text
+    sentences = [p.sentence for p in passages(text)]
+    assert sentences and not [s for s in sentences if "discard changes" in s]
 
 
 RATINGS = Path(__file__).resolve().parent / "data" / "ratings" / "dev"

@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-__all__ = ["AUDIENCE", "audience_of", "audience_name", "distinct_audiences"]
+__all__ = ["AUDIENCE", "audience_of", "audience_name", "distinct_audiences", "staff_read"]
 
 # Role noun as written (singular) -> the role it names. Words that name people the docs talk *about*
 # rather than *to* (customers, candidates, owners, authors, leads) are not here, nor "dev" ("/dev", "dev
@@ -69,7 +69,7 @@ def distinct_audiences(counts: Sequence[Counter[str]], scope: str = "") -> list[
     (teammate, manager) only in a corpus whose readers are mostly staff (a handbook), and there no "user";
     nor "user" when the corpus names no product (``scope``): readers failed "I'm a user of these docs"."""
     corpus: Counter[str] = sum(counts, Counter())
-    staff = bool(corpus) and _ranked(corpus)[0] in _STAFF
+    staff = staff_read(corpus)
     if not staff:  # "manager" in software docs is a context or package manager; no one works "at" FastAPI
         counts = [Counter({r: n for r, n in c.items() if r not in _STAFF}) for c in counts]
     if staff or not scope:  # a handbook's users are the product's; a user of no named product is nobody
@@ -89,6 +89,13 @@ def distinct_audiences(counts: Sequence[Counter[str]], scope: str = "") -> list[
         taken.add(role)
         chosen.append(role)
     return chosen
+
+
+def staff_read(counts: Counter[str]) -> bool:
+    """Whether the corpus's readers are mostly staff (a handbook): its most named role (``audience_of``)
+    is a teammate, a manager, an employee."""
+    ranked = _ranked(counts)
+    return bool(ranked) and ranked[0] in _STAFF
 
 
 def _ranked(counts: Counter[str]) -> list[str]:

@@ -66,7 +66,8 @@ class Synthesizer(ABC):
     ) -> list[Scenario]:
         """Up to ``n`` scenarios whose term is found in every one of their chunks."""
         found: list[Scenario] = []
-        scope = FactIndex.of(kg).scope
+        index = FactIndex.of(kg)
+        scope = index.scope if self.writes_with_model else index.question_scope  # a model sees what it is
         for nodes, terms, facts in self.groundings(kg, rng):
             if len(found) >= n:
                 break

@@ -41,7 +41,10 @@ class MultiHopSpecificQuerySynthesizer(Synthesizer):
 
     def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
         index = FactIndex.of(kg)
-        for (chunk_a, first), (chunk_b, second) in same_subject_pairs(kg, index, rng):
+        # Offline a subject's definition also pairs with a fact about it in a setting: few corpora state two
+        # facts of one subject, and templates have no other multi-hop source (a model has shared entities).
+        settings = not self.writes_with_model
+        for (chunk_a, first), (chunk_b, second) in same_subject_pairs(kg, index, rng, settings=settings):
             how_to = [second.focus] if second.pattern == "procedure" else []  # what its second half asks
             yield [chunk_a, chunk_b], [first.focus, *how_to], [first, second]
         if index.facts and not self.writes_with_model:

@@ -105,11 +105,17 @@ def task_text(style: str, length: str) -> str:
 
 
 def joined(situation: str, question: str) -> str:
-    """The user's whole message: the situation, then the question (no space after CJK punctuation)."""
+    """The user's whole message: the situation, then the question (no space after CJK punctuation). A
+    situation typed without its full stop (a search-box user) ends in a colon: "i'm a FastAPI user and I
+    have a quick question play with jwt tokens" read to blind readers as one garbled run-on."""
     situation, question = situation.strip(), question.strip()
     if not situation:
         return question
-    return situation + ("" if situation.endswith(("。", "，", "、")) else " ") + question
+    if situation.endswith(("。", "，", "、")):
+        return situation + question
+    if situation[-1:].isalnum():
+        situation += ":"
+    return f"{situation} {question}"
 
 
 class SituationalPrompt(Prompt[SituationalInput, SituationalSample]):

@@ -20,6 +20,7 @@ from ..scenarios.answer_patterns import TRANSITIVE, base_form, lower_first, spli
 from ..scenarios.facts import Fact
 
 __all__ = [
+    "asks_broadly",
     "asks_one_thing",
     "compare_question",
     "in_setting",
@@ -110,6 +111,9 @@ def _single_forms(fact: Fact) -> list[str]:
             return [f"What should you do {conj} {cond}", f"What is the advice {conj} {cond}"]
         if form == "can":
             return [f"What can you {s.get('verb', 'do')} {conj} {cond}"]
+        if form == "rule":
+            weight = "required" if s.get("modal") in ("must", "shall") else "recommended"
+            return [f"What should happen {conj} {cond}", f"What is {weight} {conj} {cond}"]
         if s.get("what"):
             what = lower_first(s["what"], frozenset(fact.lowercase_words))
             return [f"What happens to {what} {conj} {cond}"]
@@ -220,6 +224,15 @@ def asks_one_thing(fact: Fact) -> bool:
     if form == "object":
         return bool(object_head(fact.answer))
     return form in ("passive", "passive_prep")
+
+
+def asks_broadly(fact: Fact) -> bool:
+    """Whether the fact's question asks what follows from the reader's own doing ("What happens when you
+    create a dependency with yield?"): the docs often say several things follow and the sentence gives
+    one (blind readers kept 28 of 60 such questions on four corpora, against two in three of the rest)."""
+    s = fact.slots
+    you = re.match(r"(?:you|we)\b", s.get("cond", ""), re.IGNORECASE)
+    return fact.pattern == "cause" and s.get("form") == "effect" and not s.get("what") and bool(you)
 
 
 def _other(fact: Fact) -> str:

@@ -121,6 +121,13 @@ _READER_STATUS = re.compile(
 _ADVISING = re.compile(
     r"^(?:you (?:should|must|need to|have to|['\u2019]ll need to)|it is (?:best|better))\b", re.IGNORECASE
 )
+# A main clause that is a rule about someone or something else: asked "What happens if ..." it has no
+# event for an answer ("When you have multiple metrics to sum, they should usually be one metric").
+_RULE_MAIN = re.compile(
+    r"^(?:(?!you\b)[\w'\u2019./-]+\s+){1,5}?(?:usually\s+|always\s+|also\s+|then\s+)?"
+    r"(?P<modal>should|must|shall|ought to)\b",
+    re.IGNORECASE,
+)
 _CAVEAT = re.compile(
     r"^(?:please )?(?:keep in mind|bear in mind|note|remember|be aware|be careful|beware|mind)\b",
     re.IGNORECASE,
@@ -369,6 +376,10 @@ def _find_cause(text: str) -> Match | None:
             return None  # "keep in mind that it ignores the environment": a warning, not what to do about it
         if _imperative(answer) or _ADVISING.match(answer):
             slots["form"] = "advice"
+        elif rule := _RULE_MAIN.match(answer):  # "they should usually be one metric with labels"
+            # the reader's own situation ("when you have multiple metrics to sum") asks what to do
+            form = "advice" if cond.lower().startswith("you ") else "rule"
+            slots.update(form=form, modal=rule["modal"].lower())
         elif (can := _YOU_CAN_VERB.match(answer)) and can["verb"] not in ADVERBS:
             slots.update(form="can", verb=can["verb"])
         else:

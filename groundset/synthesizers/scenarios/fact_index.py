@@ -16,6 +16,7 @@ from ...core.wordllama_embeddings import shared_model
 from ...kg.extractors import languages
 from ...kg.graph import KnowledgeGraph
 from ...kg.scope import corpus_scope
+from ...personas.audience import audience_of, staff_read
 from ...text.lexical import folded
 from ..questions.templates import asks_one_thing
 from .facts import Fact, facts_of, prose_vocabulary, subject_key
@@ -32,6 +33,7 @@ class FactIndex:
 
     facts: dict[str, list[Fact]]
     scope: str = ""
+    staff: bool = False  # its readers are mostly staff (a handbook): see ``question_scope``
     _vectors: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
     _questions: Counter[tuple[str, ...]] = field(default_factory=Counter, repr=False)
 
@@ -49,6 +51,13 @@ class FactIndex:
         kept 11 of 39 such questions on four corpora (61% of all samples), nothing in the question pointing
         to what the sentence says."""
         return asks_one_thing(fact) and self._questions[fact.question_key()] <= 1
+
+    @property
+    def question_scope(self) -> str:
+        """What an offline question names as its scope ("... in Prometheus?"): the corpus scope, but none in
+        a handbook: "How do I obtain approval in Sourcegraph?" reads as a feature of the company's product
+        (blind readers failed it), and every question of a company handbook is about the company."""
+        return "" if self.staff else self.scope
 
     def is_scope(self, fact: Fact) -> bool:
         """Whether ``fact`` is about the product the corpus documents (too broad for one sentence)."""
@@ -77,7 +86,8 @@ class FactIndex:
             if found:
                 facts[chunk] = found
         scope = corpus_scope(kg)
-        return cls(_without_stray_purposes(kg, facts, scope), scope=scope)
+        staff = staff_read(audience_of(texts))
+        return cls(_without_stray_purposes(kg, facts, scope), scope=scope, staff=staff)
 
     def vectors(self, sentences: list[str]) -> np.ndarray:
         """Unit vectors of ``sentences`` (WordLlama, cached per sentence)."""

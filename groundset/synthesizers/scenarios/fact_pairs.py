@@ -27,7 +27,7 @@ import numpy as np
 from ...kg.graph import KnowledgeGraph, NodeKind
 from ...text.lexical import folded, stops_of
 from ..questions.offline import term_pattern
-from ..questions.templates import ORDER, asks_one_thing, follow_up, in_setting
+from ..questions.templates import ORDER, asks_broadly, asks_one_thing, follow_up, in_setting
 from .fact_index import FactIndex
 from .facts import Fact, subject_key
 
@@ -55,11 +55,11 @@ Located = tuple[str, Fact]  # (chunk id, fact)
 
 
 def same_subject_pairs(
-    kg: KnowledgeGraph, index: FactIndex, rng: random.Random
+    kg: KnowledgeGraph, index: FactIndex, rng: random.Random, *, settings: bool = True
 ) -> Iterator[tuple[Located, Located]]:
     """(first, second) pairs, the first asked first (what it is before what it must do); pairs across
     documents come before pairs within one, in a seed-determined order otherwise."""
-    by_key = _by_subject(index)
+    by_key = _by_subject(index, settings=settings)
     candidates: list[tuple[bool, Located, Located]] = []
     for key in sorted(by_key):
         found = []
@@ -89,8 +89,9 @@ def same_subject_pairs(
             yield first, second
 
 
-def _by_subject(index: FactIndex) -> dict[str, list[Located]]:
-    """The facts a pair can be made of, by subject key: those of the subject, its how-tos, its settings."""
+def _by_subject(index: FactIndex, *, settings: bool = True) -> dict[str, list[Located]]:
+    """The facts a pair can be made of, by subject key: those of the subject, its how-tos, and (with
+    ``settings``) the facts about it in a setting."""
     by_key: dict[str, list[Located]] = defaultdict(list)
     for chunk in sorted(index.facts):
         for fact in index.facts[chunk]:
@@ -98,7 +99,8 @@ def _by_subject(index: FactIndex) -> dict[str, list[Located]]:
             if fact.pattern in PAIRABLE and index.unambiguous(fact) and asks_one_thing(fact):
                 by_key[fact.key()].append((chunk, fact))
     _add_how_tos(by_key, index)
-    _add_settings(by_key, index)
+    if settings:
+        _add_settings(by_key, index)
     return by_key
 
 
@@ -139,7 +141,7 @@ def _add_settings(by_key: dict[str, list[Located]], index: FactIndex) -> None:
     for chunk in sorted(index.facts):
         for fact in index.facts[chunk]:
             alone = fact.pattern in COMPARABLE or fact.pattern == "procedure"  # how-tos: ``_add_how_tos``
-            if alone or not index.unambiguous(fact) or index.is_scope(fact):
+            if alone or not index.unambiguous(fact) or index.is_scope(fact) or asks_broadly(fact):
                 continue
             for key in sorted(defined):
                 if key != fact.key() and not index.is_scope_key(key) and head_of(key, fact.focus):

@@ -35,7 +35,8 @@ _NOT_NOUN = word_set(
 # A following sentence that goes on about the same answer.
 _CONTINUES = re.compile(
     r"^(?:It|They|Its|Their|For example|For instance|In addition|Additionally|Also|Otherwise|Therefore|"
-    r"Thus|Hence|As a result|This means|This is|This value|In that case|Then)\b"
+    r"Thus|Hence|As a result|This means|This is|This value|In that case|Then|And|But|Or|Plus|As well as|"
+    r"This applies|That applies|Only)\b"  # "And also with every response ...": the other half of the answer
 )
 _SIMPLE_SUBJECT = re.compile(
     r"^(?P<subj>(?:(?:A|An|The)\s+)?[^,;:()]{2,60}?)\s+(?:is|are|can|must|should|will|has|have|provides|"

@@ -30,6 +30,13 @@ _POINTING = re.compile(
     r"these examples|in this (?:listing|figure|snippet)|see (?:also|the))\b|^(?:see|e\.g\.|i\.e\.)\b",
     re.IGNORECASE,
 )
+# Headings over examples of wording rather than statements ("##### No" over "If you discard changes,
+# your list will remain unchanged."): what follows says nothing about the subject.
+_VERDICT = re.compile(
+    r"(?:yes|no|do|don['\u2019]t|do not|avoid|instead|incorrect|correct|wrong|right|bad|good|"
+    r"better|worse|before|after)[.!:]?",
+    re.IGNORECASE,
+)
 _MARKUP = re.compile(r"<[A-Za-z/!][^>]*>|\{\{|\}\}|\{%|%\}|\]\(|!\[|^\s*[#>|]")
 _TERMINAL = re.compile(r"[.!][\"')\]\u2019\u201d]*$")
 # "`scrape_interval`: How often to scrape." / "Counter - a value that only goes up."
@@ -86,6 +93,8 @@ def _passages(key: str) -> tuple[Passage, ...]:
                 continue
             if in_heading:
                 heading = text
+            elif _VERDICT.fullmatch(heading):
+                continue  # a style guide's "Yes"/"No" examples: wording to copy or avoid, no statement
             elif (block := _block_kind(tokens, index)) != "other":
                 found.extend(_block_passages(segments, heading, labelled=block == "list"))
     return tuple(found)

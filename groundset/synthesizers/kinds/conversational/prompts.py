@@ -235,7 +235,11 @@ def cause_follow_up(fact: Fact, subject: str) -> str:
     if len(after) > 1 and after[1].lower() in _SINGULAR_VERBS | _PLURAL_VERBS and verb not in _MODALS:
         return ""  # "gauge histograms are": "histograms" was a noun
     conj = fact.slots.get("conj", "if")
-    leads = {"advice": "what should you do", "can": f"what can you {fact.slots.get('verb', 'do')}"}
+    leads = {
+        "advice": "what should you do",
+        "can": f"what can you {fact.slots.get('verb', 'do')}",
+        "rule": "what should happen",
+    }
     lead = f"{leads.get(form, 'what happens')} {conj}"
     return f"{lead} {pronoun} {' '.join(after)}"
 
