@@ -13,6 +13,7 @@ import pytest
 
 from groundset.core import CallEngine
 from groundset.kg.build import build_knowledge_graph
+from groundset.kg.graph import NodeKind
 from groundset.personas import reads_as_role
 from groundset.personas.audience import audience_name, audience_of, distinct_audiences
 from groundset.personas.prompts import offline_persona
@@ -24,6 +25,7 @@ from groundset.synthesizers.kinds.double import related_facts
 from groundset.synthesizers.kinds.single_hop import SingleHopSpecificQuerySynthesizer, on_page_topic
 from groundset.synthesizers.kinds.situational import SituationalInput, SituationalPrompt, joined
 from groundset.synthesizers.pipeline.generator import TestsetGenerator
+from groundset.synthesizers.questions.answer_first import fact_question
 from groundset.synthesizers.questions.styles import size_question
 from groundset.synthesizers.questions.templates import (
     asks_broadly,
@@ -44,6 +46,7 @@ from groundset.synthesizers.scenarios.fact_pairs import (
     same_subject_pairs,
 )
 from groundset.synthesizers.scenarios.facts import facts_of, subject_key
+from groundset.synthesizers.scenarios.page_name import page_name
 from groundset.synthesizers.scenarios.passages import passages
 from groundset.text.plaintext import plain_text
 
@@ -259,6 +262,82 @@ def test_a_search_box_situation_ends_before_its_keywords():
         == "I'm a FastAPI user. How do I declare headers?"
     )
     assert joined("我在排查问题。", "如何配置?") == "我在排查问题。如何配置?"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Tracking the fiscal year spend is the responsibility of each individual Teammate.",  # handbook
+        "This voice and character is the basis of our writing for all of our digital platforms.",
+    ],
+)
+def test_whose_job_or_what_it_is_the_basis_of_is_no_definition(sentence):
+    """ "What is control and management of individual user passwords?" answered "... is the
+    responsibility of all Sourcegraph full-time teammates": the sentence says whose job it is."""
+    assert not [f for f in facts_of(sentence) if f.pattern == "definition"]
+
+
+def test_a_question_from_a_reference_page_names_its_command(tmp_path):
+    """ "What happens if no 'command' is provided?" (npm's run-script page) asks nothing until it names the
+    command: a page titled by a code-like name (a command, a class) lends it to questions that lack it."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "npm-run-script.md").write_text(
+        "---\ntitle: npm-run-script\n---\n# npm-run-script\n\n"
+        "Run arbitrary package scripts with npm run-script. "
+        "If no command is provided, it will list the available scripts.\n",
+        encoding="utf-8",
+    )
+    (docs / "mock-pool.md").write_text(
+        "# Class: MockPool\n\nA mock Pool class that implements the Pool API. When a string is provided, the "
+        "path is matched exactly.\n",
+        encoding="utf-8",
+    )
+    kg = build_knowledge_graph(docs).kg
+    names = {kg.get(c)["source"]: page_name(kg, c) for c in kg.nodes(NodeKind.CHUNK)}
+    assert names == {"npm-run-script.md": "npm run-script", "mock-pool.md": "MockPool"}
+    (fact,) = facts_of(
+        "If no command is provided, it will list the available scripts.", topics=frozenset({"command"})
+    )
+    for style, length in (
+        ("perfect_grammar", "short"),
+        ("perfect_grammar", "long"),
+        ("web_search", "medium"),
+    ):
+        question = fact_question(
+            "single_hop_specific", [fact], style=style, length=length, anchor="npm run-script"
+        )
+        assert "npm run-script" in question, question
+    tutorial = build_knowledge_graph(FASTAPI_TUTORIAL / "dependencies").kg  # prose titles name no API
+    assert not [c for c in tutorial.nodes(NodeKind.CHUNK) if page_name(tutorial, c)]
+
+
+def test_a_rule_pointing_to_an_address_is_not_asked_why():
+    """ "Why should questions about your training obligations be directed?" (handbook): "directed to
+    people-ops@..." names where, not a purpose; only "to" and a verb is one."""
+    (where,) = facts_of(
+        "Questions about your training obligations should be directed to people-ops@example.com."
+    )
+    assert single_question(where, random.Random(0)).startswith("What should")
+    (purpose,) = facts_of("The escaping scheme must be validated to prevent injection attacks.")
+    assert single_question(purpose, random.Random(0)).startswith("Why must")
+
+
+def test_a_near_miss_that_defines_the_subject_too_is_no_distractor():
+    """ "What is a middleware?": the SQL page's "A 'middleware' is basically a function that is always
+    executed for each request" answers it as well as the middleware page's definition (FastAPI)."""
+    other = (FASTAPI_TUTORIAL / "sql-databases.md").read_text(encoding="utf-8")
+    sample = TestsetSample.create(
+        user_input="What is a middleware?",
+        reference='A "middleware" is a function that works with every request before it is processed by any '
+        "specific path operation. And also with every response before returning it.",
+        reference_contexts=[(FASTAPI_TUTORIAL / "middleware.md").read_text(encoding="utf-8")],
+        reference_context_ids=["c1"],
+        distractor_contexts=[other],
+        distractor_context_ids=["c2"],
+        synthesizer="distracting",
+    )
+    assert distractor_problem(sample, [], "FastAPI", defined=["middleware"]) == "distractor holds the answer"
 
 
 def test_examples_under_a_yes_or_no_heading_are_no_facts():

@@ -20,6 +20,7 @@ from .questions.answer_first import answer_slots
 from .questions.prompts import QueryInput, QueryPrompt, evidence_groups, task_text
 from .scenarios.fact_index import FactIndex
 from .scenarios.facts import Fact
+from .scenarios.page_name import page_name
 from .scenarios.scenario import PersonaPool, QueryMix, Scenario, prompt_fields
 
 # (chunk ids, terms, facts): the first term is what the question is about; the facts (answer-first
@@ -76,7 +77,10 @@ class Synthesizer(ABC):
             language = self.language or written
             if not self.grounded(terms, facts, contexts, written, language):
                 continue
-            found.append(self.scenario(kg, nodes, terms, facts, scope, written, personas, rng))
+            scenario = self.scenario(kg, nodes, terms, facts, scope, written, personas, rng)
+            if not self.writes_with_model and len(nodes) == 1 and facts:
+                scenario.anchor = page_name(kg, nodes[0])  # used where the question does not name it
+            found.append(scenario)
         return found
 
     def grounded(

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 import re
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ...core.engine import get_engine
@@ -175,9 +175,9 @@ class DistractingQuerySynthesizer(SingleHopSpecificQuerySynthesizer):
     async def check(self, gate: QualityGate, sample: TestsetSample, scenario: Scenario) -> str | None:
         """The near-miss checks first (no call), then the single-hop gate."""
         answers = scenario.answers if isinstance(scenario, DistractingScenario) else []
-        return distractor_problem(sample, answers, scenario.scope, scenario.language) or await super().check(
-            gate, sample, scenario
-        )
+        defined = [f.focus for f in scenario.facts if f.pattern == "definition"]
+        problem = distractor_problem(sample, answers, scenario.scope, scenario.language, defined=defined)
+        return problem or await super().check(gate, sample, scenario)
 
 
 def near_misses(
@@ -221,11 +221,16 @@ def near_misses(
 
 
 def distractor_problem(
-    sample: TestsetSample, answers: list[str], scope: str = "", language: str = "en"
+    sample: TestsetSample,
+    answers: list[str],
+    scope: str = "",
+    language: str = "en",
+    defined: Sequence[str] = (),
 ) -> str | None:
     """Why the sample's near-miss does not work as one (None when it does): it is missing, it is one of
     the reference contexts, it shares no content word with the question as written (the product's
-    name does not count), or it holds the answer."""
+    name does not count), or it holds the answer: for a definition (``defined``: the subjects the
+    question asks to define), any sentence defining the subject too."""
     if not sample.distractor_contexts:
         return "no distractor"
     if set(sample.distractor_context_ids) & set(sample.reference_context_ids) or set(
@@ -240,7 +245,29 @@ def distractor_problem(
             return "distractor shares no term with the question"
         if _holds_any(text, answers) or _restates(text, asked_of, said, language):
             return "distractor holds the answer"
+        if any(_defines(text, subject) for subject in defined):
+            return "distractor holds the answer"
     return None
+
+
+def _defines(text: str, subject: str) -> bool:
+    """Whether a sentence of ``text`` says what ``subject`` is ("A 'middleware' is basically a function
+    that ..." answers "What is a middleware?" as well as the reference's own definition)."""
+    named = term_pattern(subject.strip("\"'`“”"))
+    if named is None:
+        return False
+    for sentence in split_sentences(plain_text(text), "en"):
+        opening = re.match(r"^(?:(?:a|an|the)\s+)?[\"'`“”]*", sentence, re.IGNORECASE)
+        rest = sentence[opening.end() if opening else 0 :]
+        found = named.match(rest)
+        if found and _DEFINING.match(rest[found.end() :].lstrip("\"'`“”")):
+            return True
+    return False
+
+
+_DEFINING = re.compile(
+    r"\s+(?:\w+ly\s+)?(?:is|are|means|refers to)\s+(?:\w+ly\s+)?(?:a|an|the|one|any)\b", re.IGNORECASE
+)
 
 
 def _restates(text: str, asked: set[str], said: set[str], language: str) -> bool:

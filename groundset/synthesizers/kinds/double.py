@@ -39,6 +39,7 @@ from ..questions.prompts import (
 from ..questions.styles import agreement
 from ..questions.templates import (
     ORDER,
+    asks_broadly,
     lower_question,
     shortest_question,
     single_question,
@@ -186,7 +187,11 @@ class DoubleQuerySynthesizer(TwoPartSynthesizer):
 
     def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
         index = FactIndex.of(kg)
-        usable = {c: [f for f in facts if index.unambiguous(f)] for c, facts in index.facts.items()}
+        offline = not self.writes_with_model  # offline no broad "what happens when you" half either
+        usable = {
+            c: [f for f in facts if index.unambiguous(f) and not (offline and asks_broadly(f))]
+            for c, facts in index.facts.items()
+        }
         usable = {c: facts for c, facts in usable.items() if facts}
         asked: set[frozenset[str]] = set()
         chunks = sorted(usable)

@@ -39,8 +39,10 @@ def fact_question(
     length: str = "medium",
     seed: int = 0,
     scope: str = "",
+    anchor: str = "",
 ) -> str:
-    """The question ``facts`` answer, for synthesizer ``kind``, in ``style`` and ``length``."""
+    """The question ``facts`` answer, for synthesizer ``kind``, in ``style`` and ``length``. ``anchor``: the
+    API or command the fact's page documents, named when the question does not (in place of ``scope``)."""
     if not facts:
         raise ValueError("fact_question needs at least one fact")
     if style not in STYLES:
@@ -50,7 +52,8 @@ def fact_question(
     rng = random.Random(f"{kind}|{seed}|{'|'.join(f.reference for f in facts)}")
     compare = kind == "multi_hop_abstract" and len(facts) >= 2
     if style == "web_search":
-        return web_query(list(facts), rng, compare=compare)
+        query = web_query(list(facts), rng, compare=compare)
+        return f"{anchor} {query}" if anchor and anchor.casefold() not in query.casefold() else query
     if compare:
         core = compare_question(facts[0], facts[1], rng)
     elif len(facts) >= 2:
@@ -59,6 +62,8 @@ def fact_question(
         core = single_question(facts[0], rng)
         if length == "short" and len(core.split()) > _SHORT_WORDS:
             core = shortest_question(facts[0])
+    if anchor and anchor.casefold() not in core.casefold():  # a short question names it too
+        length, scope = ("medium" if length == "short" else length), anchor
     question = size_question(core, length, seed=seed, scope=scope)
-    protect = [f.focus for f in facts if f.focus.lower() in question.lower()]
+    protect = [t for t in [*(f.focus for f in facts), anchor] if t and t.lower() in question.lower()]
     return apply_style(question, style, seed=seed, protect=protect)

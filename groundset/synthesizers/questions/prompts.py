@@ -67,6 +67,7 @@ class QueryInput(BaseModel):
         default_factory=list, description="the statements the question must be answered by, one per context"
     )
     scope: str = Field(default="", description="what the documentation is about")
+    anchor: str = Field(default="", exclude=True, description="offline: the API or command to name")
     language: str = Field(
         default="en (English)", description="the language to write the question and reference in"
     )
@@ -141,6 +142,7 @@ class QueryPrompt(Prompt[QueryInput, GeneratedSample]):
                 length=data.length,
                 seed=data.seed,
                 scope=data.scope,
+                anchor=data.anchor,
             )
             return GeneratedSample(question=question, reference=fact_reference(data.facts))
         groups = evidence_groups(data.kind, data.terms[0], data.contexts, label_code(data.language))

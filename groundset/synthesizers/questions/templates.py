@@ -145,7 +145,8 @@ def _constraint_forms(fact: Fact, np: str, be: str) -> list[str]:
         where = fact.answer.split(" ", 1)[0].lower() in ("into", "onto")
         return [f"{'Where' if where else 'How'} {modal} {np} be {s.get('part', '')}"]
     if form == "passive_prep":
-        to_verb = prep == "to" and fact.answer.split(" ", 1)[0].lower() not in DETERMINERS
+        first = fact.answer.split(" ", 1)[0]  # a verb is a lower-case word: not "people-ops@x.com", "Slack"
+        to_verb = prep == "to" and first.isalpha() and first.islower() and first not in DETERMINERS
         if to_verb:  # "to" + a verb: a purpose, a use or a manner
             part = s.get("part", "")
             if fact.answer.lower().startswith("be "):  # "must be written to be callback based": a manner

@@ -266,14 +266,17 @@ def _find_definition(text: str) -> Match | None:
 
 
 def _weak_genus(answer: str) -> bool:
-    """ "is a good idea", "is the case", "is the same": not a definition of the subject."""
+    """ "is a good idea", "is the case", "is the same", "is the responsibility of all teammates", "is a
+    chance to educate users": not a definition of the subject (readers: "What is X?" answered with whose
+    job X is, or what X is good for)."""
     return bool(
         re.match(
             r"(?:a|an|the) (?:good|bad|common|better|best|worst|great|simple|easy|nice|same|case|way|problem|"
             r"reason|result|default|number|lot|bit|few|list|only|first|last|next|one|key|main|subject|new|"
             r"exception|equivalent|opposite|core|heart|source|part|example|subset|useful|healthy|powerful|"
             r"important|huge|big|critical|essential|vital|crucial|helpful|valuable|fundamental|product|"
-            r"prerequisite|sister|reminder|tip|must|matter|question|sign|step)\b"
+            r"prerequisite|sister|reminder|tip|must|matter|question|sign|step|responsibility|duty|job|"
+            r"task|basis|goal|aim|purpose|chance|opportunity)\b"
             r"|one of the (?:core|main|key|most|best|biggest|many|major|important)\b",
             answer,
         )

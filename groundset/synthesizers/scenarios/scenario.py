@@ -39,6 +39,7 @@ class Scenario(BaseModel):
     terms: list[str]
     facts: list[Fact] = []  # answer-first: what the question asks (see ``facts``)
     scope: str = ""  # what the corpus is about ("Prometheus"), for "... in Prometheus?"
+    anchor: str = ""  # offline: the API or command a one-sentence question must name ("npm run-script")
     language: str = "en"  # ISO 639-1: the majority language of the chunks, or the one the caller forced
     written: str | None = None  # the majority language of the chunks, as the graph records it
     persona: Persona
@@ -59,6 +60,7 @@ def prompt_fields(scenario: Scenario) -> dict[str, Any]:
         "seed": scenario.seed,
         "facts": scenario.facts,
         "scope": scenario.scope,
+        "anchor": scenario.anchor,
         "language": language_label(scenario.language),
     }
 
