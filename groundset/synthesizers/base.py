@@ -67,6 +67,7 @@ class Synthesizer(ABC):
     ) -> list[Scenario]:
         """Up to ``n`` scenarios whose term is found in every one of their chunks."""
         found: list[Scenario] = []
+        names: dict[str, str] = {}  # page names by document, each read once
         index = FactIndex.of(kg)
         scope = index.scope if self.writes_with_model else index.question_scope  # a model sees what it is
         for nodes, terms, facts in self.groundings(kg, rng):
@@ -79,7 +80,10 @@ class Synthesizer(ABC):
                 continue
             scenario = self.scenario(kg, nodes, terms, facts, scope, written, personas, rng)
             if not self.writes_with_model and len(nodes) == 1 and facts:
-                scenario.anchor = page_name(kg, nodes[0])  # used where the question does not name it
+                document = kg.get(nodes[0]).get("document") or ""
+                if document not in names:
+                    names[document] = page_name(kg, nodes[0])
+                scenario.anchor = names[document]  # used where the question does not name it
             found.append(scenario)
         return found
 

@@ -48,11 +48,17 @@ class SingleHopSpecificQuerySynthesizer(Synthesizer):
         asked = {c: [f for f in index.facts[c] if keep(f)] for c in chunks}
         # Offline, facts that name what their page is about first: readers kept 74% of such questions and
         # 55% of the others ("What header must senders include?" on the remote-write page never says it).
-        for on_topic in (True, False) if offline else (None,):
-            left = {
-                c: [f for f in found if on_topic is None or on_page_topic(kg, c, f, index.scope) is on_topic]
-                for c, found in asked.items()
-            }
+        passes = [asked]
+        if offline:
+            topical = {c: [on_page_topic(kg, c, f, index.scope) for f in found] for c, found in asked.items()}
+            passes = [
+                {
+                    c: [f for f, on in zip(found, topical[c], strict=True) if on is wanted]
+                    for c, found in asked.items()
+                }
+                for wanted in (True, False)
+            ]
+        for left in passes:
             while any(left.values()):  # a round takes one fact per chunk: every chunk first, then seconds
                 for chunk in chunks:
                     if left[chunk]:
