@@ -18,7 +18,7 @@ from groundset.personas import reads_as_role
 from groundset.personas.audience import audience_name, audience_of, distinct_audiences
 from groundset.personas.prompts import offline_persona
 from groundset.samples.testset import TestsetSample
-from groundset.synthesizers.kinds.comparative import ComparativeQuerySynthesizer
+from groundset.synthesizers.kinds.comparative import ComparativeQuerySynthesizer, _differ
 from groundset.synthesizers.kinds.conversational.synthesizer import distinct_turns
 from groundset.synthesizers.kinds.distracting import MIN_PROSE_WORDS, distractor_problem, prose_words
 from groundset.synthesizers.kinds.double import related_facts
@@ -338,6 +338,20 @@ def test_a_near_miss_that_defines_the_subject_too_is_no_distractor():
         synthesizer="distracting",
     )
     assert distractor_problem(sample, [], "FastAPI", defined=["middleware"]) == "distractor holds the answer"
+
+
+def test_two_versions_of_a_rule_that_differ_by_a_word_are_no_comparison():
+    """ "The complete set of labels MUST be sent with each sample" (remote write 1.0) against "... with each
+    Sample or Histogram sample" (2.0): every reader of three rounds found nothing to compare. A MAY that
+    became a MUST is a difference (OpenMetrics exemplars)."""
+    spec = PROMETHEUS_DOCS / "specs" / "prw"
+    v1 = _sentences_of(spec / "remote_write_spec.md", "The complete set of labels MUST be sent")[0]
+    v2 = _sentences_of(spec / "remote_write_spec_2_0.md", "The complete set of labels MUST be sent")[0]
+    assert not _differ(v1, v2)
+    assert _differ(
+        "Exemplars MUST consist of a LabelSet and a value, and MAY have a timestamp.",
+        "Exemplars MUST consist of a LabelSet and a Number value, and MUST have a timestamp.",
+    )
 
 
 def test_examples_under_a_yes_or_no_heading_are_no_facts():

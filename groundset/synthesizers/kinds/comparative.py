@@ -35,7 +35,7 @@ from collections.abc import Iterator, Sequence
 from ...core.prompts import Prompt
 from ...kg.graph import EdgeKind, KnowledgeGraph
 from ...personas.language import node_language, nodes_language
-from ...text.lexical import folded
+from ...text.lexical import folded, stemmed_words
 from ..base import Grounding
 from ..questions.prompts import GeneratedSample
 from ..questions.templates import compare_question, noun_phrase
@@ -296,7 +296,9 @@ def _comparable(kg: KnowledgeGraph, index: FactIndex, a: Side, b: Side, named: T
         return None
     if fa.key() == fb.key():
         labels = document_label(kg, chunk_a), document_label(kg, chunk_b)
-        return similarity if folded(labels[0]) != folded(labels[1]) else None
+        if folded(labels[0]) == folded(labels[1]) or not _differ(fa.answer, fb.answer):
+            return None
+        return similarity
     if fa.key() in fb.key() or fb.key() in fa.key() or " and " in f"{fa.focus} {fb.focus}":
         return None
     if similarity < SENTENCE_SENSE or not named.listed(fa.key(), fb.key()):
@@ -305,6 +307,29 @@ def _comparable(kg: KnowledgeGraph, index: FactIndex, a: Side, b: Side, named: T
         kin = index.similarity(fa.answer, fb.answer)
         return similarity if similarity >= SENTENCE_SENSE and kin >= KINSHIP else None
     return similarity if similarity >= RULE_SENSE else None
+
+
+MIN_OWN_WORDS = 2  # what each version says that the other does not, in content words
+
+
+def _differ(a: str, b: str) -> bool:
+    """Whether two versions of one statement each say something the other does not, in two words or in what
+    they require ("MAY have a timestamp" vs "MUST have"): "each sample" and "each Sample or Histogram
+    sample" differ by one word, and readers found nothing to compare."""
+    words_a, words_b = _said(a), _said(b)
+    own_a, own_b = words_a - words_b, words_b - words_a
+    if not own_a or not own_b:
+        return False
+    return min(len(own_a), len(own_b)) >= MIN_OWN_WORDS or bool((own_a | own_b) & _RULE_WORDS)
+
+
+def _said(text: str) -> set[str]:
+    """Content words as stems, and the modal words a rule turns on ("MAY have" vs "MUST have")."""
+    modals = {w for w in re.findall(r"[a-z]+", text.lower()) if w in _RULE_WORDS}
+    return set(stemmed_words(text, "en")) | modals
+
+
+_RULE_WORDS = frozenset({"must", "should", "may", "shall", "not", "never", "optional", "required"})
 
 
 def _local_edges(
