@@ -14,7 +14,7 @@ import asyncio
 import inspect
 import logging
 from collections import Counter
-from collections.abc import AsyncIterator, Collection, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -156,8 +156,9 @@ class TestsetGenerator:
                 queues[index] += await asyncio.to_thread(sources[index].first, wanted, asked, prefer)
                 found.append(len(queues[index]))
                 yield index  # its first drafts take scenarios from the queue
-            why = [source.synthesizer.shortage(kg) for source in sources]
-            for note in share_out_empty(counts, found, distribution, why):
+            for note in share_out_empty(
+                counts, found, distribution, lambda i: sources[i].synthesizer.shortage(kg)
+            ):
                 notes.append(note)
                 log.warning(note)
 
@@ -282,11 +283,11 @@ def share_out_empty(
     counts: list[int],
     found: Sequence[int],
     distribution: Sequence[tuple[Synthesizer, float]],
-    why: Sequence[str] = (),
+    why: Callable[[int], str] | None = None,
 ) -> list[str]:
     """Move the count of each synthesizer that ``found`` no scenario to the others (by weight, in place);
-    a note for each (with its ``why``, when given). When none found any, nothing moves: the run makes no
-    sample, says why."""
+    a note for each (with ``why(i)``, asked only of those, when given). When none found any, nothing
+    moves: the run makes no sample, says why."""
     empty = [i for i, n in enumerate(found) if counts[i] and not n]
     if not empty or len(empty) == len(distribution):
         return []
@@ -296,12 +297,14 @@ def share_out_empty(
         counts[i] += extra
     for i in empty:
         counts[i] = 0
-    why = [*why, *[""] * len(distribution)]
-    return [
-        f"no grounded scenario for {distribution[i][0].name}{f': {why[i]}' if why[i] else ''}; "
-        "its share went to the other synthesizers"
-        for i in empty
-    ]
+    notes = []
+    for i in empty:
+        cause = why(i) if why is not None else ""
+        notes.append(
+            f"no grounded scenario for {distribution[i][0].name}{f': {cause}' if cause else ''}; "
+            "its share went to the other synthesizers"
+        )
+    return notes
 
 
 def _shortfall(source: ScenarioSource, judged: tuple[int, int]) -> str:

@@ -136,15 +136,19 @@ def _add_settings(by_key: dict[str, list[Located]], index: FactIndex) -> None:
     behaviour from another. Most subjects are defined once and stated again only in such a setting, so
     without them few corpora have a multi-hop question at all. The subject must be the setting's head
     noun ("a dependency with yield"), not a modifier ("a counter reset hint" is not about counters)."""
-    defined = {key for key, found in by_key.items() if any(f.pattern in COMPARABLE for _, f in found)}
+    defined = sorted(
+        key
+        for key, found in by_key.items()
+        if any(f.pattern in COMPARABLE for _, f in found) and not index.is_scope_key(key)
+    )
     found: dict[str, list[Located]] = defaultdict(list)
     for chunk in sorted(index.facts):
         for fact in index.facts[chunk]:
             alone = fact.pattern in COMPARABLE or fact.pattern == "procedure"  # how-tos: ``_add_how_tos``
             if alone or not index.unambiguous(fact) or index.is_scope(fact) or asks_broadly(fact):
                 continue
-            for key in sorted(defined):
-                if key != fact.key() and not index.is_scope_key(key) and head_of(key, fact.focus):
+            for key in defined:
+                if key != fact.key() and head_of(key, fact.focus):
                     found[key].append((chunk, fact))
     for key, located in found.items():
         by_key[key].extend(located[:MAX_SETTINGS_PER_SUBJECT])
