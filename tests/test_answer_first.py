@@ -43,6 +43,10 @@ def ask(text: str, seed: int = 0) -> str:
         ("A GaugeHistogram sample MUST contain the gcount and gsum values.", "constraint", r"^What must a GaugeHistogram sample contain\?$"),
         ("The request payload must be encoded as a set of protobuf messages.", "constraint", r"^How must the request payload be encoded\?$"),
         ("To reload the configuration, send SIGHUP to the server process.", "procedure", r"^How (do you|can I|do I) reload the configuration\?$"),
+        # requests-docs, prometheus-docs and handbook sentences: the parameter, the tool, the use
+        ("You can tell Requests to stop waiting for a response after a given number of seconds with the timeout parameter.", "procedure", r"^How (do you|can I|do I) tell Requests to stop waiting for a response after a given number of seconds\?$"),
+        ("You can use both summaries and histograms to calculate so-called quantiles.", "procedure", r"^(What should you use to|How do you) calculate so-called quantiles\?$"),
+        ("Paid parental leave can be used for the birth, adoption, or foster care placement of a child.", "purpose", r"^What can [Pp]aid parental leave be used for\?$"),
         ("If the Alertmanager is down, Prometheus keeps retrying the notifications.", "cause", r"^What happens if the Alertmanager is down\?$"),
         ("Unlike gauges, counters can never decrease during a process lifetime.", "comparison", r"^(How do counters differ from gauges|What is the difference between counters and gauges)\?$"),
         ("Recording rules are limited to 5000 series per group.", "value", r"^(What are Recording rules limited to|How large can Recording rules be)\?$"),

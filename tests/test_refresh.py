@@ -210,9 +210,11 @@ def test_new_samples_prefer_new_and_changed_documents(scene: Scene):
     assert any(scene.kg2.get(chunk)["source"] == ADDED for chunk in index.facts)  # the added page has facts
     assert any(ADDED in s.source_documents for s in new)
     fresh = {ADDED, scene.changed}
-    on_fresh = [s for s in new if fresh & set(s.source_documents)]
-    # Without the preference a new sample would come from any of the 10 pages, most of them unchanged.
-    assert len(on_fresh) == len(new), [s.source_documents for s in new]
+    on_fresh = [bool(fresh & set(s.source_documents)) for s in new]
+    # Without the preference a new sample would come from any of the 10 pages, most of them unchanged: here
+    # the fresh pages' scenarios come first, and only what they cannot give comes from elsewhere.
+    assert on_fresh == sorted(on_fresh, reverse=True), [s.source_documents for s in new]
+    assert sum(on_fresh) >= 0.75 * len(new), [s.source_documents for s in new]
     assert all(node in scene.kg2 for s in new for node in s.reference_context_ids)
 
 
@@ -360,9 +362,11 @@ def test_generate_refresh_command_and_diff(scene: Scene, tmp_path, capsys):
     assert main([*args, "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     assert f"kept {len(scene.result.kept)} (1 reviewed)" in printed
-    assert f"dropped (source removed) 1: {scene.deleted} 1" in printed
-    assert f"dropped (source changed) {len(scene.result.dropped) - 1}: {scene.changed}" in printed
-    assert f"new {len(scene.result.new)} ({len(scene.result.new)} on new or changed documents)" in printed
+    removed = sum(scene.deleted in s.source_documents for s in scene.old)
+    assert f"dropped (source removed) {removed}: {scene.deleted} {removed}" in printed
+    assert f"dropped (source changed) {len(scene.result.dropped) - removed}: {scene.changed}" in printed
+    fresh = sum(bool({ADDED, scene.changed} & set(s.source_documents)) for s in scene.result.new)
+    assert f"new {len(scene.result.new)} ({fresh} on new or changed documents)" in printed
     assert f"needs review: 1 sample(s) in {needs_review_path(out)} (1 sent by this refresh)" in printed
     assert f"samples: {N} of {N} requested" in printed
     assert out.read_bytes() == scene.out_file.read_bytes()  # the command writes what the API gives

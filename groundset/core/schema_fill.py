@@ -75,6 +75,7 @@ class SchemaFiller:
         vocabulary: list[str] | None = None,
         good_rate: float = 1.0,
         source: list[str] | None = None,
+        asked: str = "",
     ) -> None:
         self.rng = random.Random(str(seed))
         self.good_rate = good_rate
@@ -82,8 +83,10 @@ class SchemaFiller:
         words = list(dict.fromkeys(w for w in (vocabulary or []) if w.isalpha() and len(w) > 2))
         self.words = words if len(words) >= 20 else list(_WORDS)
         # A model asked about the same passage twice writes about the same question (and the generator's
-        # de-duplication drops the second, as it drops a real run's): questions are seeded by the passage.
-        self.topic_rng = random.Random(" ".join(self.source[:300])) if self.source else self.rng
+        # de-duplication drops the second, as it drops a real run's): questions are seeded by the passage,
+        # and by what is asked of it (``asked``: the instruction), since a comparison of two passages is no
+        # copy of a single-hop question on one of them.
+        self.topic_rng = random.Random(asked + " ".join(self.source[:300])) if self.source else self.rng
         topic = dict.fromkeys(w.strip(".,;:()`*'\"").lower() for w in self.source)
         self.topic_words = [w for w in topic if w.isalpha() and len(w) > 2] or self.words
 
@@ -203,9 +206,10 @@ def fill_schema(
     vocabulary: list[str] | None = None,
     good_rate: float = 1.0,
     source: list[str] | None = None,
+    asked: str = "",
 ) -> Any:
     """A JSON value valid against ``schema``, of typical size (see ``SchemaFiller``)."""
-    return SchemaFiller(seed, vocabulary, good_rate, source).fill(schema)
+    return SchemaFiller(seed, vocabulary, good_rate, source, asked).fill(schema)
 
 
 def _resolve(root: dict[str, Any], ref: str) -> Any:
@@ -285,9 +289,11 @@ def synthesise(
     seed = stable_hash([[_content(m) for m in messages], index])
     texts = _input_texts(_content(messages[-1])) if messages else []
     words = {"vocabulary": _WORD.findall(" ".join(texts)), "source": max(texts, key=len, default="").split()}
+    # what is asked: the instructions, and the kind of question when one prompt writes several kinds
+    asked = stable_hash([[_content(m).split("Input: ", 1)[0] for m in messages], _input_kind(messages)])
     if schema is None:
         return fill_schema({"type": "string", "description": "2 sentences"}, seed=seed, **words)
-    return json.dumps(fill_schema(schema, seed=seed, good_rate=good_rate, **words))
+    return json.dumps(fill_schema(schema, seed=seed, good_rate=good_rate, asked=asked, **words))
 
 
 def answer_request(messages: list[BaseMessage], kwargs: dict[str, Any], good_rate: float) -> LLMResult:
@@ -311,6 +317,15 @@ def answer_request(messages: list[BaseMessage], kwargs: dict[str, Any], good_rat
         generations.append(ChatGeneration(message=message))
     usage = {"prompt_tokens": prompt_tokens(messages), "completion_tokens": out_tokens}
     return LLMResult(generations=[generations], llm_output={"token_usage": usage})
+
+
+def _input_kind(messages: list[BaseMessage]) -> str:
+    """The ``kind`` field of a prompt's input ("single_hop_specific"), "" when it has none."""
+    try:
+        found = json.loads(_content(messages[-1]).removeprefix("Input: ")) if messages else None
+    except ValueError:
+        return ""
+    return str(found.get("kind", "")) if isinstance(found, dict) else ""
 
 
 def _input_texts(text: str) -> list[str]:

@@ -37,8 +37,12 @@ def local_persona(
     summaries: Sequence[str],
     entities: Sequence[str] = (),
     keyphrases: Sequence[str] = (),
+    *,
+    scope: str = "",
 ) -> Persona | None:
-    """The persona of a cluster written in ``lang``; None for a language without wording (English)."""
+    """The persona of a cluster written in ``lang``; None for a language without wording (English).
+    ``scope``: the product the documents are about, which names the role ("Entwickler für Vite"): a
+    cluster's first topic made names like "Betriebsingenieur für Typ" out of a config page's "Typ:" line."""
     words = LANGUAGES[lang].personas if lang in LANGUAGES else None
     if words is None:
         return None
@@ -54,7 +58,7 @@ def local_persona(
     role = local_role(words, [*weighted, *((s, _SUMMARY_WEIGHT) for s in summaries)])
     pick = int(stable_hash([lang, role, *(t.casefold() for t in topics[:4])], length=8), 16)
     noun = words.roles[role]
-    name = words.names[role].format(role=noun, topic=_padded(lang, topics[0]))
+    name = words.names[role].format(role=noun, topic=_padded(lang, scope or topics[0]))
     quoted = [words.quote.format(_padded(lang, t)) for t in topics[:2]]
     names = (
         quoted[0] if len(quoted) == 1 else words.separator.join(quoted[:-1]) + words.conjunction + quoted[-1]

@@ -187,8 +187,9 @@ def offline_persona(
     """A persona that reads as a role, written in ``language`` (English for a language without persona
     wording, see ``groundset.languages``). In English, named by ``audience``, the role the documents name
     their readers by, and ``scope`` ("Teammate at Sourcegraph"); without one, from the cluster's topics
-    (or its summaries' first words)."""
-    local = local_persona(language, themes, summaries, entities, keyphrases)
+    (or its summaries' first words). In another language the role is named with ``scope`` too
+    ("Entwickler für Vite"), the cluster's topics only describing it."""
+    local = local_persona(language, themes, summaries, entities, keyphrases, scope=scope)
     if local is not None:
         return local
     if audience and audience_name(audience, scope):

@@ -33,6 +33,9 @@ class Synthesizer(ABC):
 
     name: ClassVar[str]
     prompt_class: ClassVar[type[Prompt[Any, Any]]] = QueryPrompt  # the prompt that writes its samples
+    # The languages of the facts its questions are written from: its templates' (German facts make
+    # single- and multi-hop questions; the other kinds' wording is English, so they take terms in German).
+    fact_languages: ClassVar[frozenset[str]] = frozenset({"en"})
 
     def __init__(
         self,
@@ -52,6 +55,10 @@ class Synthesizer(ABC):
     def writes_with_model(self) -> bool:
         """True when an LLM writes the questions (it needs no fact to start from), False offline."""
         return not is_offline(self.llm)
+
+    def fact_index(self, kg: KnowledgeGraph) -> FactIndex:
+        """The facts of ``kg`` this kind writes questions from (``fact_languages``)."""
+        return FactIndex.of(kg).only(self.fact_languages)
 
     @abstractmethod
     def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:

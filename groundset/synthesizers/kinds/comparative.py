@@ -193,7 +193,7 @@ class ComparativeQuerySynthesizer(TwoPartSynthesizer):
     missing_part = ONE_SIDE
 
     def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
-        index = FactIndex.of(kg)
+        index = self.fact_index(kg)
         links = cross_document_links(kg)
         used: dict[str, int] = defaultdict(int)
         asked: set[frozenset[str]] = set()

@@ -128,7 +128,7 @@ class DistractingQuerySynthesizer(SingleHopSpecificQuerySynthesizer):
         self._near: dict[tuple[str, str, str], tuple[str, list[str]]] = {}
 
     def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
-        index = FactIndex.of(kg)
+        index = self.fact_index(kg)
         for nodes, terms, facts in super().groundings(kg, rng):
             if not _terms(terms[0], node_language(kg, nodes[0])) - _terms(index.scope, "en"):
                 continue  # "Prometheus" in the Prometheus docs: every chunk shares it

@@ -186,7 +186,7 @@ class DoubleQuerySynthesizer(TwoPartSynthesizer):
     missing_part = ONE_PART
 
     def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
-        index = FactIndex.of(kg)
+        index = self.fact_index(kg)
         offline = not self.writes_with_model  # offline no broad "what happens when you" half either
         usable = {
             c: [f for f in facts if index.unambiguous(f) and not (offline and asks_broadly(f))]

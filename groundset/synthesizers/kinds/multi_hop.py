@@ -21,15 +21,22 @@ from ...kg.graph import EdgeKind, KnowledgeGraph, NodeKind
 from ...personas.language import node_language
 from ...personas.nouns import CJK_LANGUAGES, cjk_share, reads_as_thing
 from ..base import Grounding, Synthesizer
-from ..scenarios.fact_index import FactIndex
-from ..scenarios.fact_pairs import comparable_pairs, comparable_subjects, paired_subjects, same_subject_pairs
+from ..scenarios.fact_pairs import (
+    comparable_pairs,
+    comparable_subjects,
+    option_bridges,
+    paired_subjects,
+    same_subject_pairs,
+)
+from ..scenarios.facts import FACT_LANGUAGES
 
 
 class MultiHopSpecificQuerySynthesizer(Synthesizer):
     name = "multi_hop_specific"
+    fact_languages = FACT_LANGUAGES
 
     def shortage(self, kg: KnowledgeGraph) -> str:
-        index = FactIndex.of(kg)
+        index = self.fact_index(kg)
         if self.writes_with_model or not index.facts:
             return ""
         subjects, twice = paired_subjects(index)
@@ -40,13 +47,15 @@ class MultiHopSpecificQuerySynthesizer(Synthesizer):
         )
 
     def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
-        index = FactIndex.of(kg)
+        index = self.fact_index(kg)
         # Offline a subject's definition also pairs with a fact about it in a setting: few corpora state two
         # facts of one subject, and templates have no other multi-hop source (a model has shared entities).
         settings = not self.writes_with_model
         for (chunk_a, first), (chunk_b, second) in same_subject_pairs(kg, index, rng, settings=settings):
             how_to = [second.focus] if second.pattern == "procedure" else []  # what its second half asks
             yield [chunk_a, chunk_b], [first.focus, *how_to], [first, second]
+        for (chunk_a, first), (chunk_b, second) in option_bridges(kg, index):
+            yield [chunk_a, chunk_b], [first.focus, second.focus], [first, second]
         if index.facts and not self.writes_with_model:
             return  # offline, a pair of facts is the only multi-hop question the templates can write
         edges = [
@@ -94,6 +103,7 @@ def _native_term(term: str, lang: str) -> bool:
 
 class MultiHopAbstractQuerySynthesizer(Synthesizer):
     name = "multi_hop_abstract"
+    fact_languages = FACT_LANGUAGES
 
     def __init__(self, *args, max_chunks: int = 4, seed: int = 0, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
@@ -117,17 +127,18 @@ class MultiHopAbstractQuerySynthesizer(Synthesizer):
         return sorted((c for c in found if len(c) > 1), key=lambda c: (-len(c), min(c)))
 
     def shortage(self, kg: KnowledgeGraph) -> str:
-        index = FactIndex.of(kg)
+        index = self.fact_index(kg)
         if self.writes_with_model or not index.facts:
             return ""
         defined = comparable_subjects(index)
         return (
-            "offline it compares two subjects the docs define and list side by side in one sentence, "
+            "offline it compares two subjects the docs define and either list side by side in one sentence "
+            "or name as counterparts (server.port and preview.port), "
             f"and they define {defined}; --llm writes questions over passages of one theme"
         )
 
     def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
-        index = FactIndex.of(kg)
+        index = self.fact_index(kg)
         for theme, (chunk_a, first), (chunk_b, second) in comparable_pairs(kg, index, rng):
             yield [chunk_a, chunk_b], [theme, first.focus, second.focus], [first, second]
         if index.facts and not self.writes_with_model:

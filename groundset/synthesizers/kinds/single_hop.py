@@ -15,7 +15,7 @@ from ..base import Grounding, Synthesizer
 from ..questions.offline import term_pattern
 from ..questions.templates import asks_broadly
 from ..scenarios.fact_index import FactIndex
-from ..scenarios.facts import Fact
+from ..scenarios.facts import FACT_LANGUAGES, Fact
 
 # How much each answer pattern is preferred when a chunk states several facts: specs are full of
 # MUST rules, but a test set wants definitions, purposes, defaults and procedures too.
@@ -25,9 +25,10 @@ PATTERN_WEIGHTS = {"definition": 3.0, "purpose": 3.0, "default": 4.0, "value": 3
 
 class SingleHopSpecificQuerySynthesizer(Synthesizer):
     name = "single_hop_specific"
+    fact_languages = FACT_LANGUAGES
 
     def shortage(self, kg: KnowledgeGraph) -> str:
-        index = FactIndex.of(kg)
+        index = self.fact_index(kg)
         if self.writes_with_model or not index.facts:
             return ""
         facts = [f for found in index.facts.values() for f in found if index.unambiguous(f)]
@@ -40,7 +41,7 @@ class SingleHopSpecificQuerySynthesizer(Synthesizer):
         )
 
     def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
-        index = FactIndex.of(kg)
+        index = self.fact_index(kg)
         chunks = sorted(index.facts)
         rng.shuffle(chunks)
         offline = not self.writes_with_model  # what readers rejected is the templates' wording
@@ -59,15 +60,34 @@ class SingleHopSpecificQuerySynthesizer(Synthesizer):
                 for wanted in (True, False)
             ]
         for left in passes:
-            while any(left.values()):  # a round takes one fact per chunk: every chunk first, then seconds
-                for chunk in chunks:
-                    if left[chunk]:
-                        fact = pick_fact(left[chunk], rng)
-                        left[chunk].remove(fact)
-                        yield [chunk], [fact.focus], [fact]
+            for chunk in by_document_rounds(kg, chunks, left):
+                fact = pick_fact(left[chunk], rng)
+                left[chunk].remove(fact)
+                yield [chunk], [fact.focus], [fact]
         if not index.facts or self.writes_with_model:
             # A model can write a good question from any chunk; offline templates need a fact.
             yield from (g for g in _term_groundings(kg, rng) if g[0][0] not in index.facts)
+
+
+def by_document_rounds(kg: KnowledgeGraph, chunks: list[str], left: dict[str, list[Fact]]) -> Iterator[str]:
+    """The chunks to ask next, a round taking one chunk of every document (in ``chunks``' order, each
+    document's chunks in turn) while ``left`` holds facts: a reference page of a hundred options, one
+    chunk each, must not fill a test set that ten pages of prose share (one fact is taken per turn)."""
+    queues: dict[str, list[str]] = {}
+    for chunk in chunks:
+        queues.setdefault(kg.get(chunk).get("document") or chunk, []).append(chunk)
+    while True:
+        taken = False
+        for queue in queues.values():
+            for _ in range(len(queue)):
+                chunk = queue.pop(0)
+                queue.append(chunk)
+                if left[chunk]:
+                    taken = True
+                    yield chunk
+                    break
+        if not taken:
+            return
 
 
 def asked_offline(index: FactIndex, fact: Fact) -> bool:

@@ -290,6 +290,7 @@ class SituationalQuerySynthesizer(SingleHopSpecificQuerySynthesizer):
 
     name = "situational"
     prompt_class = SituationalPrompt
+    fact_languages = frozenset({"en"})  # its situations are English
 
     async def generate(self, scenario: Scenario, *, graph_fingerprint: str = "") -> TestsetSample:
         """The situation and question for ``scenario`` in one call (or the offline templates)."""

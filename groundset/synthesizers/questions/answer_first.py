@@ -12,6 +12,7 @@ import random
 from collections.abc import Sequence
 
 from ..scenarios.facts import Fact
+from .german_templates import german_fact_question
 from .styles import LENGTHS, STYLES, apply_style, size_question
 from .templates import compare_question, pair_question, shortest_question, single_question, web_query
 
@@ -49,6 +50,10 @@ def fact_question(
         raise ValueError(f"unknown query style {style!r}; expected one of: {', '.join(STYLES)}")
     if length not in LENGTHS:
         raise ValueError(f"unknown query length {length!r}; expected one of: {', '.join(LENGTHS)}")
+    if facts[0].lang == "de":
+        return german_fact_question(
+            kind, facts, style=style, length=length, seed=seed, scope=scope, anchor=anchor
+        )
     rng = random.Random(f"{kind}|{seed}|{'|'.join(f.reference for f in facts)}")
     compare = kind == "multi_hop_abstract" and len(facts) >= 2
     if style == "web_search":

@@ -119,8 +119,10 @@ class QueryPrompt(Prompt[QueryInput, GeneratedSample]):
     ]
 
     def offline(self, data: QueryInput) -> GeneratedSample:
-        local = wording(label_code(data.language))  # None: English templates
-        if data.facts and local is not None:  # English facts asked in another language (a forced one)
+        code = label_code(data.language)
+        local = wording(code)  # None: English templates
+        own = bool(data.facts) and data.facts[0].lang == code  # facts asked in their own language's templates
+        if data.facts and not own and local is not None:  # facts asked in another language (a forced one)
             abstract = data.kind == "multi_hop_abstract"  # its terms: the theme, then each fact's subject
             question = local_question(
                 local,
@@ -134,7 +136,7 @@ class QueryPrompt(Prompt[QueryInput, GeneratedSample]):
                 scope=data.scope,
             )
             return GeneratedSample(question=question, reference=fact_reference(data.facts))
-        if data.facts:
+        if own:
             question = fact_question(
                 data.kind,
                 data.facts,

@@ -74,8 +74,12 @@ def _single_forms(fact: Fact) -> list[str]:
             return [f"How {be} {np} defined", f"What {be} the definition of {np}"]
         return [f"What {do} {np} {base_form(how.split()[0])}{' ' + how.split()[1] if ' ' in how else ''}"]
     if pattern == "purpose":
+        if how == "option":  # a reference page's option and the paragraph on what it does
+            return [f"What is {bare} for", f"What does {bare} do"]
         if how == "purpose":
             return [f"What is the purpose of {np}", f"What is {np} for"]
+        if how == "used" and s.get("modal"):
+            return [f"What can {np} be used for"]
         if how in ("used", "designed", "meant", "intended", "responsible"):
             extra = [f"Why would I use {np}"] if how == "used" else []
             return [f"What {be} {np} {how} for", *extra]
@@ -84,6 +88,8 @@ def _single_forms(fact: Fact) -> list[str]:
             return [f"What {do} {np} {how} {who} do"]
         return [f"What {do} {np} {how} {who} to do", f"What {do} {np} {how}"]
     if pattern == "default":
+        if form == "option":
+            return [f"What does {bare} default to", f"What is the default value of {bare}"]
         if form == "verb":
             return [f"What {do} {np} default to", f"What is the default for {np}"]
         if form == "state":
@@ -258,7 +264,8 @@ def follow_up(fact: Fact, plural: bool | None = None, about: str = "") -> str:
     table: dict[str, Callable[[], str]] = {
         "definition": lambda: f"what {be} {p}",
         "purpose": lambda: (
-            f"what is {poss} purpose" if how == "purpose"
+            f"what is {poss} purpose" if how in ("purpose", "option")
+            else f"what can {p} be used for" if how == "used" and s.get("modal")
             else f"what {be} {p} {how} for" if how in ("used", "designed", "meant", "intended", "responsible")
             else f"what {do} {p} {how} {s.get('who') or 'you'}{'' if how in ('let', 'help') else ' to'} do"
         ),
@@ -344,7 +351,8 @@ def web_query(facts: list[Fact], rng: random.Random, *, compare: bool = False) -
     pattern, how = fact.pattern, s.get("how", "")
     options = {
         "definition": [f"what is {bare}", f"{bare} meaning", f"{bare} definition"],
-        "purpose": [f"{bare} purpose", f"what {_agree(fact)['be']} {bare} used for", f"{bare} use case"]
+        "purpose": [f"{bare} option", f"what is {bare} for"] if how == "option"
+                   else [f"{bare} purpose", f"what {_agree(fact)['be']} {bare} used for", f"{bare} use case"]
                    if how in ("purpose", "used", "designed", "meant", "intended", "responsible")
                    else [shortest_question(fact)],  # "what does X let you do": not a use of X
         "default": [f"{bare} default", f"default {bare}", f"{bare} default value"],

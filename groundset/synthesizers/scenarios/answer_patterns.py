@@ -61,6 +61,9 @@ _PURPOSE_USED = _rule(
     r"^" + _NP + r" (?P<verb>is|are) (?P<how>used|designed|meant|intended|responsible) "
     r"(?P<prep>to|for) (?P<answer>.+)$"
 )
+# "Paid parental leave can be used for the birth ...": what it may be used for ("can also be used": one
+# more use, not what it is for).
+_CAN_BE_USED = _rule(r"^" + _NP + r" (?P<modal>can|may) be used (?P<prep>to|for) (?P<answer>.+)$")
 _PURPOSE_OF = _rule(r"^The (?:purpose|goal|aim|job|role) of " + _NP + r" is (?:to )?(?P<answer>.+)$")
 _ENABLES = _rule(
     r"^" + _NP + r" (?P<verb>allows|allow|lets|let|enables|enable|helps|help) "
@@ -78,8 +81,13 @@ _YOU_CAN = _rule(
     r"(?P<goal>[a-z][a-z-]+ [^,]{3,90}?) (?P<how>by|using|via|through) (?P<answer>.+)$"
 )
 _USE_TO = _rule(
-    r"^(?P<verb>Use|Run|Set|Add|Pass|Call|Enable|Configure|Specify) (?P<answer>.{2,90}?) to "
-    r"(?P<goal>[a-z][a-z-]+ .+?)\.?$"
+    r"^(?:You (?:can|could) )?(?P<verb>Use|use|Run|Set|Add|Pass|Call|Enable|Configure|Specify) "
+    r"(?P<answer>.{2,90}?) to (?P<goal>[a-z][a-z-]+ .+?)\.?$"
+)
+# "You can tell Requests to stop waiting ... with the timeout parameter": the setting is the how.
+_YOU_CAN_WITH = _rule(
+    r"^You can (?P<goal>[a-z][a-z-]+ [^,]{3,90}?) with (?P<answer>(?:the|a|an) [^,]{1,60}? "
+    r"(?:parameter|argument|option|flag|setting|method|function|keyword|attribute|decorator|header|field)s?)$"
 )
 # "Use passive voice when you don't want to assign responsibility": the "to" belongs to a clause, and the
 # goal read after it ("assign responsibility") would be the opposite of the sentence's.
@@ -244,6 +252,9 @@ def _find_purpose(text: str) -> Match | None:
         if how == "responsible" and m["prep"] != "for":
             return None
         return Match("purpose", m["subj"], m["answer"], _plural(m["verb"]), {"how": how, "prep": m["prep"]})
+    if m := _CAN_BE_USED.match(text):
+        return Match("purpose", m["subj"], m["answer"], _plural_subject(m["subj"]),
+                     {"how": "used", "prep": m["prep"], "modal": "can"})  # fmt: skip
     if m := _PURPOSE_OF.match(text):
         return Match("purpose", m["subj"], m["answer"], False, {"how": "purpose"})
     if m := _ENABLES.match(text):
@@ -339,7 +350,7 @@ def _plural_subject(subject: str) -> bool:
 def _find_procedure(text: str) -> Match | None:
     if (m := _TO_GOAL.match(text)) and instructs(m["answer"]):
         return Match("procedure", m["goal"], m["answer"], False, {"form": "to", "goal": m["goal"]})
-    if m := _YOU_CAN.match(text):
+    if (m := _YOU_CAN.match(text)) or (m := _YOU_CAN_WITH.match(text)):
         return Match("procedure", m["goal"], m["answer"], False, {"form": "can", "goal": m["goal"]})
     if (
         (m := _USE_TO.match(text))

@@ -36,6 +36,7 @@ class FactIndex:
     staff: bool = False  # its readers are mostly staff (a handbook): see ``question_scope``
     _vectors: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
     _questions: Counter[tuple[str, ...]] = field(default_factory=Counter, repr=False)
+    _views: dict[frozenset[str], FactIndex] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         # Each different answer counts, in one chunk too ("Receivers MUST respond 2xx ... MUST respond 5xx
@@ -43,6 +44,21 @@ class FactIndex:
         for facts in self.facts.values():
             answered = {(f.question_key(), folded(f.answer)) for f in facts}
             self._questions.update(question for question, _ in answered)
+
+    def only(self, languages: frozenset[str]) -> FactIndex:
+        """The index of the facts in ``languages``: a kind whose offline templates are English only must not
+        be handed German facts (``Synthesizer.fact_languages``). Shares the sentence vectors."""
+        if all(f.lang in languages for found in self.facts.values() for f in found):
+            return self
+        if languages not in self._views:
+            kept = {c: [f for f in found if f.lang in languages] for c, found in self.facts.items()}
+            self._views[languages] = FactIndex(
+                {c: found for c, found in kept.items() if found},
+                scope=self.scope,
+                staff=self.staff,
+                _vectors=self._vectors,
+            )
+        return self._views[languages]
 
     def unambiguous(self, fact: Fact) -> bool:
         """Whether ``fact``'s question has one answer in the corpus: it names what it asks for, and no other

@@ -4,8 +4,11 @@
 default, a purpose and a rule), or one defines a subject and the other states a fact about it in a
 setting ("a dependency" and "a dependency with yield"); neither chunk holds the other's answer, so
 the question needs both.
-``comparable_pairs``: two subjects of one theme that the corpus lists as counterparts, each defined
-(or its purpose given) in its own chunk, for a comparison.
+``option_bridges``: an option whose default is another option ("preview.port" defaults to "server.port")
+and that option's own default, on another page.
+``comparable_pairs``: two subjects of one theme that the corpus lists as counterparts, or whose names
+say they are (``siblings``: "server.port" and "preview.port", "classic" and "sparse histogram"), each
+defined (or its purpose given) in its own chunk, for a comparison.
 
 A shared word is not a shared subject ("box" in a diagram is not ``Box<T>``): the keys must be
 equal, code-like names spelled the same, and the two chunks, or the two sentences, close in meaning
@@ -30,14 +33,17 @@ from ..questions.offline import term_pattern
 from ..questions.templates import ORDER, asks_broadly, asks_one_thing, follow_up, in_setting
 from .fact_index import FactIndex
 from .facts import Fact, subject_key
+from .topics import GENERIC_WORDS
 
 __all__ = [
     "Together",
     "comparable_pairs",
     "comparable_subjects",
     "head_of",
+    "option_bridges",
     "paired_subjects",
     "same_subject_pairs",
+    "siblings",
 ]
 
 CHUNK_SENSE = 0.40
@@ -86,6 +92,29 @@ def same_subject_pairs(
         if not restated and _needs_both(kg, first, second) and _same_sense(kg, index, first, second, across):
             per_key[key] += 1
             asked.update((first[1].reference, second[1].reference))
+            yield first, second
+
+
+def option_bridges(kg: KnowledgeGraph, index: FactIndex) -> Iterator[tuple[Located, Located]]:
+    """(an option's default, the option it defaults to): "preview.host" defaults to "server.host", whose own
+    default is on another page. The question asks both; what the first
+    option really starts at needs the second context."""
+    options: dict[str, dict[str, Located]] = defaultdict(dict)
+    for chunk in sorted(index.facts):
+        for fact in index.facts[chunk]:
+            if fact.slots.get("form") == "option" or fact.slots.get("how") == "option":
+                options[fact.focus].setdefault(fact.pattern, (chunk, fact))
+    for name in sorted(options):
+        first = options[name].get("default")
+        target = first[1].answer.strip("`'\" []") if first else ""
+        if first is None or target == name or target not in options or not _CODE_LIKE.search(target):
+            continue  # a value that is a word ("all") is no reference to the option of that name
+        second = options[target].get("default")  # what the first one starts at: not what the second sets
+        if second is None or second[0] == first[0]:
+            continue
+        # a value such as "false" is on every options page: what the first page lacks is the second's line
+        said = folded(second[1].reference.split(": ", 1)[-1])
+        if said not in folded(kg.get(first[0])["text"]):
             yield first, second
 
 
@@ -237,9 +266,19 @@ def _comparable(index: FactIndex) -> list[Located]:
     return [
         (chunk, fact)
         for chunk in sorted(index.facts)
-        for fact in index.facts[chunk]
-        if fact.pattern in COMPARABLE and not index.is_scope(fact) and fact.slots.get("how") != "responsible"
+        for fact in _with_option_defaults(index.facts[chunk])
+        if (fact.pattern in COMPARABLE or fact.slots.get("form") == "option")
+        and not index.is_scope(fact)
+        and fact.slots.get("how") != "responsible"
     ]
+
+
+def _with_option_defaults(facts: list[Fact]) -> list[Fact]:
+    """A chunk's facts with an option's purpose replaced by its default, whose reference says what the
+    option sets too: two options compared by what they set alone ("Geben Sie den Serverport an", "Legen Sie
+    den Serverport fest") show no difference, their defaults (5173, 4173) do."""
+    defaults = {f.focus: f for f in facts if f.slots.get("form") == "option"}
+    return [f for f in facts if not (f.slots.get("how") == "option" and f.focus in defaults)]
 
 
 def comparable_subjects(index: FactIndex) -> int:
@@ -272,11 +311,18 @@ def comparable_pairs(
             continue
         if a.key() in b.key() or b.key() in a.key() or " and " in f"{a.focus} {b.focus}":
             continue  # "metric" and "metric type"; "the Bucket field and the Bucket message"
-        together = named.chunks(a.key()) & named.chunks(b.key())
-        if len(together) < MIN_CO_MENTIONS or not named.listed(a.key(), b.key()):
-            continue  # one sentence naming both is not enough: "an alert" and "a mixin", "Lattice" and
-            # "the Lattice Slack integration" were named together and readers found nothing to compare
-        theme = _shared_theme(kg, chunk_a, chunk_b)
+        options = [f for f in (a, b) if f.slots.get("form") == "option"]
+        # one head noun says two settings are counterparts ("diff-src-prefix", "diff-dst-prefix"); of two
+        # defined things it does not: readers failed 4 of 4 such ("the retry and the redirect interceptor")
+        kin = siblings(a.key(), b.key(), heads=len(options) == 2)
+        if options and (not kin or not all(f.slots.get("described") for f in options)):
+            continue  # settings' defaults ("name", "scopes": both null) compare nothing but as described kin
+        if not kin:
+            together = named.chunks(a.key()) & named.chunks(b.key())
+            if len(together) < MIN_CO_MENTIONS or not named.listed(a.key(), b.key()):
+                continue  # one sentence naming both is not enough: "an alert" and "a mixin", "Lattice" and
+                # "the Lattice Slack integration" were named together and readers found nothing to compare
+        theme = _shared_theme(kg, chunk_a, chunk_b) or kin
         if theme:
             scored.append((float(similarity[i, j]), rng.random(), int(i), int(j), theme))
     scored.sort(key=lambda row: (-round(row[0], 1), row[1]))  # close pairs first, shuffled within a band
@@ -291,6 +337,38 @@ def comparable_pairs(
         used[a[1].key()] += 1
         used[b[1].key()] += 1
         yield theme, a, b
+
+
+def siblings(a: str, b: str, *, heads: bool = True) -> str:
+    """What two subject keys are both kinds of, when their names say they are counterparts: the same option
+    in two namespaces ("server.port", "preview.port": "port") or (``heads``) one head noun with other
+    modifiers ("diff src prefix", "diff dst prefix": "prefix"); "" otherwise."""
+    leaf_a, leaf_b = a.rsplit(".", 1), b.rsplit(".", 1)
+    if (
+        len(leaf_a) == len(leaf_b) == 2
+        and " " not in a + b
+        and leaf_a[1] == leaf_b[1]
+        and leaf_a[0] != leaf_b[0]
+    ):
+        return leaf_a[1]
+    if not heads:
+        return ""
+    words_a, words_b = a.split(), b.split()
+    short = all(2 <= len(words) <= _MAX_SIBLING_WORDS for words in (words_a, words_b))
+    if not short or words_a[-1] != words_b[-1] or {"and", "or", "of", "in"} & {*words_a, *words_b}:
+        return ""
+    modifiers = {*words_a[:-1], *words_b[:-1]}
+    if (modifiers | {words_a[-1]}) & (GENERIC_WORDS | _NO_KIND):
+        return ""  # "a single sample" is no kind of sample beside "a native histogram sample"
+    return words_a[-1] if words_a[:-1] != words_b[:-1] and a not in b and b not in a else ""
+
+
+_NO_KIND = frozenset(
+    {"single", "multiple", "one", "two", "many", "few", "own", "only", "each", "every", "any"}
+)
+
+
+_MAX_SIBLING_WORDS = 3
 
 
 class Together:

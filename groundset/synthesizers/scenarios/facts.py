@@ -3,8 +3,9 @@
 A fact is one sentence (made self-contained) that states a definition, purpose, default, value,
 rule, procedure, consequence or comparison about a subject worth asking about. Offline questions
 are written from facts, so the reference answers the question; multi-hop scenarios join facts.
-Only English has pattern rules so far; other languages yield no facts (the synthesizers then fall
-back to term-based scenarios).
+English and German have pattern rules (German: ``german_patterns``); other languages yield no facts (the
+synthesizers then fall back to term-based scenarios). Any of them also states its options' defaults and
+purposes on reference pages (``option_facts``).
 """
 
 from __future__ import annotations
@@ -12,17 +13,18 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from pydantic import BaseModel, Field
-
 from ...languages.en import QUERY_STOP_WORDS
 from ...languages.words import word_set
 from .answer_patterns import Match, match_sentence, split_article
+from .fact import Fact, subject_key
+from .german_patterns import german_fact
+from .option_facts import option_facts
 from .passages import Passage, is_prose, passages
 from .topics import worth_asking
 
 __all__ = ["FACT_LANGUAGES", "Fact", "facts_of", "prose_vocabulary", "subject_key"]
 
-FACT_LANGUAGES = frozenset({"en"})
+FACT_LANGUAGES = frozenset({"en", "de"})
 MAX_REFERENCE_CHARS = 420
 _PRONOUN = re.compile(r"^(?P<pronoun>It|They)\s+(?=\w)")
 _DEMONSTRATIVE = re.compile(r"^(?P<det>This|These)\s+(?P<noun>[A-Za-z][\w-]*)\s+")
@@ -44,56 +46,6 @@ _SIMPLE_SUBJECT = re.compile(
 )
 
 
-class Fact(BaseModel):
-    """One answer-bearing sentence and the question it answers (see ``answer_patterns.Match``).
-
-    A prompt shows a model only the pattern, subject and reference; the rest is derived from them
-    (and is left out of cache keys for that reason).
-    """
-
-    pattern: str
-    subject: str = Field(description="the noun phrase as written, article included ('A counter')")
-    reference: str = Field(description="the sentence made self-contained, plus its continuation")
-    focus: str = Field(
-        exclude=True, description="what the question is about ('counter', 'reload the configuration')"
-    )
-    answer: str = Field(exclude=True, description="the answer slot: the reference must contain it")
-    plural: bool = Field(default=False, exclude=True)
-    slots: dict[str, str] = Field(default_factory=dict, exclude=True)
-    lowercase_words: list[str] = Field(
-        default_factory=list, exclude=True, description="capitalised words the corpus writes in lower case"
-    )
-
-    def key(self) -> str:
-        """The subject as a lookup key: case-folded, no article, last word singular."""
-        return subject_key(self.focus)
-
-    def question_key(self) -> tuple[str, ...]:
-        """Facts with the same question key are asked by the same question ("What is required of X?"):
-        if the corpus has two, neither reference is *the* answer."""
-        s = self.slots
-        return (
-            self.key(),
-            self.pattern,
-            s.get("form", ""),
-            s.get("how", ""),
-            s.get("verb", ""),
-            s.get("modal", ""),
-        )
-
-
-def subject_key(phrase: str) -> str:
-    """ "The Remote-Write protocols" and "remote write protocol" share the key "remote write protocol"."""
-    words = split_article(" ".join(phrase.split()))[1].casefold().replace("-", " ").split()
-    if words and len(words[-1]) > 3:
-        last = words[-1]
-        if last.endswith("ies"):
-            words[-1] = last[:-3] + "y"
-        elif last.endswith("s") and not last.endswith(("ss", "us", "is")):
-            words[-1] = last[:-1]
-    return " ".join(words)
-
-
 def facts_of(
     markdown: str,
     section: str = "",
@@ -110,11 +62,13 @@ def facts_of(
     """
     if (lang or "en") not in FACT_LANGUAGES:
         return []
-    found: list[Fact] = []
+    found = option_facts(markdown, section, lang or "en")
+    options = {f.reference.split(": ", 1)[-1] for f in found}
     lowercase = vocabulary or prose_vocabulary([markdown])
-    for passage in passages(markdown, section):
-        fact = _fact(passage, lowercase, topics)
-        if fact is not None:
+    german = lang == "de"
+    for passage in passages(markdown, section, lang or "en"):
+        fact = german_fact(passage, topics) if german else _fact(passage, lowercase, topics)
+        if fact is not None and fact.reference not in options:
             found.append(fact)
     return found
 
@@ -161,16 +115,8 @@ def _fact(passage: Passage, lowercase: frozenset[str], topics: frozenset[str]) -
         )
     if match.pattern == "procedure" and match.slots.get("form") == "can" and _ALSO.search(sentence):
         return None  # "You can also declare a response using a dict": one more way, not how it is done
-    return Fact(
-        pattern=match.pattern,
-        subject=match.subject.strip(),
-        focus=focus.strip(),
-        answer=match.answer.strip().rstrip("."),
-        reference=reference,
-        plural=match.plural,
-        slots=dict(match.slots),
-        lowercase_words=sorted(w for w in _capitalised(reference) if _written_lower(w, lowercase)),
-    )
+    lowercase_words = sorted(w for w in _capitalised(reference) if _written_lower(w, lowercase))
+    return Fact.stated(match, focus, reference, lowercase_words=lowercase_words)
 
 
 _MIN_DEFINING_WORDS = 3

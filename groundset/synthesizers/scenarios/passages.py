@@ -64,14 +64,15 @@ class Passage:
     codes: frozenset[str]  # inline code spans of the sentence
 
 
-def passages(markdown: str, section: str = "") -> tuple[Passage, ...]:
-    """Prose sentences of a chunk that may answer a question, in document order."""
-    return _passages(f"{section}\x00{markdown}")
+def passages(markdown: str, section: str = "", lang: str = "en") -> tuple[Passage, ...]:
+    """Prose sentences of a chunk that may answer a question, in document order (``lang``: where its
+    sentences end, "z. B." is no end in German)."""
+    return _passages(f"{lang}\x00{section}\x00{markdown}")
 
 
 @memo(max_chars=32_000_000)
 def _passages(key: str) -> tuple[Passage, ...]:
-    section, _, markdown = key.partition("\x00")
+    lang, section, markdown = key.split("\x00", 2)
     heading = section.split(" > ")[-1].strip()
     found: list[Passage] = []
     tokens = parse(markdown)
@@ -96,7 +97,7 @@ def _passages(key: str) -> tuple[Passage, ...]:
             elif _VERDICT.fullmatch(heading):
                 continue  # a style guide's "Yes"/"No" examples: wording to copy or avoid, no statement
             elif (block := _block_kind(tokens, index)) != "other":
-                found.extend(_block_passages(segments, heading, labelled=block == "list"))
+                found.extend(_block_passages(segments, heading, labelled=block == "list", lang=lang))
     return tuple(found)
 
 
@@ -138,14 +139,16 @@ def _in_list(tokens: list[Token], index: int) -> bool:
     return False
 
 
-def _block_passages(segments: list[tuple[str, bool]], heading: str, *, labelled: bool) -> list[Passage]:
+def _block_passages(
+    segments: list[tuple[str, bool]], heading: str, *, labelled: bool, lang: str = "en"
+) -> list[Passage]:
     marked = " ".join("".join(f"`{text}`" if code else text for text, code in segments).split())
     label = ""
     found = _LABELLED.match(marked) if labelled else None
     if found and _is_label(found.group("label")):
         label = found.group("label").strip().strip("`*").strip()
         marked = found.group("rest")
-    sentences = split_sentences(marked, "en")
+    sentences = split_sentences(marked, lang)
     plain = [s.replace("`", "") for s in sentences]
     out = []
     for i, (raw, sentence) in enumerate(zip(sentences, plain, strict=True)):

@@ -75,7 +75,7 @@ class ConversationalQuerySynthesizer(Synthesizer):
     prompt_class = ConversationPrompt
 
     def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
-        index = FactIndex.of(kg)
+        index = self.fact_index(kg)
         for chain in fact_chains(kg, index, rng):
             yield [chunk for chunk, _ in chain], [chain[0][1].focus], [fact for _, fact in chain]
         if self.writes_with_model:
