@@ -12,6 +12,8 @@ import pytest
 
 from groundset.core.engine import CallEngine
 from groundset.kg import build_knowledge_graph
+from groundset.synthesizers.kinds.comparative import ComparativeQuerySynthesizer
+from groundset.synthesizers.kinds.conversational.synthesizer import ConversationalQuerySynthesizer
 from groundset.synthesizers.kinds.double import DoubleQuerySynthesizer
 from groundset.synthesizers.kinds.single_hop import SingleHopSpecificQuerySynthesizer
 from groundset.synthesizers.kinds.situational import SituationalQuerySynthesizer
@@ -247,14 +249,36 @@ def german_graph(tmp_path_factory):
     return build_knowledge_graph(folder, engine=CallEngine()).kg
 
 
-def test_german_facts_make_single_hop_questions_and_only_where_the_wording_is_german(german_graph):
+def test_german_facts_make_questions_only_where_the_wording_is_german(german_graph):
     single = SingleHopSpecificQuerySynthesizer()
     groundings = list(single.groundings(german_graph, random.Random(0)))
     assert groundings and all(facts and facts[0].lang == "de" for _, _, facts in groundings)
-    # the situational and double kinds word their questions in English: they keep to terms in German
-    for kind in (SituationalQuerySynthesizer(), DoubleQuerySynthesizer()):
+    for kind in (SituationalQuerySynthesizer(), DoubleQuerySynthesizer()):  # German situations and joins
+        assert kind.fact_index(german_graph).facts
+    # the comparative and conversational kinds word their offline questions in English: terms in German
+    for kind in (ComparativeQuerySynthesizer(), ConversationalQuerySynthesizer()):
         assert kind.fact_index(german_graph).facts == {}
         assert all(not facts for _, _, facts in kind.groundings(german_graph, random.Random(0)))
+
+
+def test_a_german_double_question_joins_two_german_fact_questions():
+    from groundset.languages import wording
+    from groundset.synthesizers.kinds.term_based import local_double
+
+    a = one_fact(
+        "`FetchableDevEnvironment` ist eine Umgebung, die über die Schnittstelle Fetch API mit ihrer Laufzeitumgebung kommunizieren kann."
+    )
+    b = one_fact(
+        "Um ein Projekt ohne interaktive Aufforderungen zu erstellen, können Sie die `--no-interactive`-Flag verwenden."
+    )
+    question, reference = local_double(
+        wording("de"), [a, b], ["x"], ["", ""], style="perfect_grammar", length="short", seed=0, persona=""
+    )
+    assert (
+        question.startswith("Was")
+        and ", und wie kann ich ein Projekt ohne interaktive Aufforderungen erstellen?" in question
+    )
+    assert reference.splitlines() == [a.reference, b.reference]
 
 
 def test_single_hop_takes_a_fact_of_every_document_before_a_second_of_one(german_graph):

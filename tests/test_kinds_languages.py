@@ -2,7 +2,8 @@
 Spanish: term-based (those languages have no facts), in the documents' language, each reference line
 copied from its own context, and every conversation leaning on its first turn.
 
-Corpora: tests/data/zh-docs and tests/data/de-docs (six and three documents), and the Japanese, French
+Corpora: tests/data/zh-docs and tests/data/de-docs (six and three documents; German asks these kinds
+only from German facts, which that folder does not pair), and the Japanese, French
 and Spanish passages of tests/data/languages (three each).
 """
 
@@ -54,7 +55,9 @@ KINDS = {
 # What each folder allows (see the module docstring): zh-docs has six one-chunk documents, de-docs three.
 AT_LEAST = {
     "zh": {"double": 10, "comparative": 5, "conversational": 5},
-    "de": {"double": 5, "comparative": 4, "conversational": 3},
+    # German has fact rules: these kinds ask only from German facts, which the small folder does not pair
+    # (term-based German ones read as nonsense to readers: 0 of 6 comparisons kept on the Vite docs)
+    "de": {"double": 0, "comparative": 0, "conversational": 0},
 }
 ENGLISH_WORDS = re.compile(r"\b(?:what|how|which|why|does|and|about|differ|according)\b", re.IGNORECASE)
 GERMAN_WORDS = word_set(
@@ -157,6 +160,9 @@ CHECKS = {"double": check_double, "comparative": check_comparative, "conversatio
 def test_offline_samples_of_each_kind_in_the_documents_language(graphs, offline_sets, code, kind):
     testset = offline_sets[(code, kind)]
     assert len(testset) >= AT_LEAST[code][kind], testset.metadata
+    if not AT_LEAST[code][kind]:  # none asked: the notes say why
+        assert any("term-based question in German reads as nonsense" in n for n in testset.metadata["notes"])
+        return
     assert testset.counts("synthesizer") == {kind: len(testset)}
     for sample in testset:
         CHECKS[kind](graphs[code], sample)
@@ -168,6 +174,8 @@ def test_offline_samples_of_each_kind_in_the_documents_language(graphs, offline_
 
 def test_offline_samples_vary_in_style_and_subject(offline_sets):
     for (_, kind), testset in offline_sets.items():
+        if not len(testset):
+            continue  # German: none asked (see AT_LEAST)
         assert len(testset.counts("style")) >= 2, kind
         assert len({tuple(s.terms[:1]) for s in testset}) >= min(3, len(testset)), kind
 

@@ -33,8 +33,9 @@ class Synthesizer(ABC):
 
     name: ClassVar[str]
     prompt_class: ClassVar[type[Prompt[Any, Any]]] = QueryPrompt  # the prompt that writes its samples
-    # The languages of the facts its questions are written from: its templates' (German facts make
-    # single- and multi-hop questions; the other kinds' wording is English, so they take terms in German).
+    # The languages of the facts its questions are written from: its templates' (German facts make single-
+    # and multi-hop, distracting, situational and double questions; comparative and conversational wording
+    # is English, so those take terms in German).
     fact_languages: ClassVar[frozenset[str]] = frozenset({"en"})
 
     def __init__(

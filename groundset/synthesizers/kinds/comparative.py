@@ -57,8 +57,9 @@ from .pairs import (
 )
 from .term_based import (
     ChunkTerms,
+    asks_terms,
+    fact_language_shortage,
     local_comparison,
-    local_wording,
     term_evidence,
     writes_offline,
 )
@@ -192,6 +193,9 @@ class ComparativeQuerySynthesizer(TwoPartSynthesizer):
     prompt_class = ComparativePrompt
     missing_part = ONE_SIDE
 
+    def shortage(self, kg: KnowledgeGraph) -> str:
+        return "" if self.writes_with_model else fact_language_shortage(kg, self.name)
+
     def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
         index = self.fact_index(kg)
         links = cross_document_links(kg)
@@ -219,7 +223,7 @@ class ComparativeQuerySynthesizer(TwoPartSynthesizer):
             yield from _entity_pairs(kg, links, rng)
             return
         yield from _local_edges(kg, links, rng, index.scope)
-        if not index.facts:  # an English corpus without facts: a term both chunks name
+        if not FactIndex.of(kg).facts:  # a corpus without facts in any language: a term both chunks name
             yield from _entity_pairs(kg, links, rng, english=True)
 
     def scenarios(
@@ -335,12 +339,12 @@ _RULE_WORDS = frozenset({"must", "should", "may", "shall", "not", "never", "opti
 def _local_edges(
     kg: KnowledgeGraph, links: dict[frozenset[str], list[str]], rng: random.Random, scope: str
 ) -> Iterator[Grounding]:
-    """Offline, languages without facts: an edge between two chunks of one language and a term both
-    have prose about, as each document describes it (the edge's best terms, one per round)."""
+    """Offline, languages asking about terms (``asks_terms``): an edge between two chunks of one language
+    and a term both have prose about, as each document describes it (the edge's best terms, one per round)."""
     edges = []
     for pair in sorted(tuple(sorted(pair)) for pair in links):
         lang = node_language(kg, pair[0])
-        if lang != "en" and lang == node_language(kg, pair[1]) and local_wording(lang) is not None:
+        if asks_terms(lang) and lang == node_language(kg, pair[1]):
             edges.append(pair)
     if not edges:
         return

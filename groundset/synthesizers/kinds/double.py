@@ -46,7 +46,7 @@ from ..questions.templates import (
     web_query,
 )
 from ..scenarios.fact_index import FactIndex
-from ..scenarios.facts import Fact
+from ..scenarios.facts import FACT_LANGUAGES, Fact
 from ..scenarios.scenario import PersonaPool, Scenario
 from .pairs import (
     LANGUAGE_RULE,
@@ -62,6 +62,7 @@ from .pairs import (
 from .single_hop import pick_fact
 from .term_based import (
     ChunkTerms,
+    fact_language_shortage,
     local_chunks,
     local_double,
     writes_offline,
@@ -182,8 +183,13 @@ _GENERIC_VERBS = "set use get make want need give take put let have create add c
 
 class DoubleQuerySynthesizer(TwoPartSynthesizer):
     name = "double"
+    fact_languages = FACT_LANGUAGES  # German facts are asked by German fact templates (``local_double``)
+
     prompt_class = DoublePrompt
     missing_part = ONE_PART
+
+    def shortage(self, kg: KnowledgeGraph) -> str:
+        return "" if self.writes_with_model else fact_language_shortage(kg, self.name)
 
     def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
         index = self.fact_index(kg)
@@ -214,7 +220,7 @@ class DoubleQuerySynthesizer(TwoPartSynthesizer):
             yield from _term_pairs(kg, rng, asked)
             return
         yield from _local_pairs(kg, rng, asked, index.scope)
-        if not index.facts:  # an English corpus without facts: a term both chunks name
+        if not FactIndex.of(kg).facts:  # a corpus without facts in any language: a term both chunks name
             yield from _term_pairs(kg, rng, asked, english=True)
 
     def scenarios(

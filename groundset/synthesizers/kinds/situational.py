@@ -40,7 +40,7 @@ from ..questions.local import local_style
 from ..questions.prompts import STYLE_GUIDANCE, QueryInput, QueryPrompt
 from ..questions.styles import apply_style, indefinite_article
 from ..scenarios.answer_patterns import base_form
-from ..scenarios.facts import Fact
+from ..scenarios.facts import FACT_LANGUAGES, Fact
 from ..scenarios.scenario import Scenario, prompt_fields
 from .single_hop import SingleHopSpecificQuerySynthesizer
 
@@ -165,16 +165,21 @@ class SituationalPrompt(Prompt[SituationalInput, SituationalSample]):
         topic = _topic(data.labels[0] if data.labels else "", code, data.scope, core.question)
         rng = random.Random(f"situation|{data.seed}|{data.persona}|{topic}|{data.terms[0]}")
         name, _, role = data.persona.partition(": ")
-        if data.style == "web_search" and local is not None:
+        # a search-box message in English or German still says who asks: readers found "betriebsingenieur
+        # für vite json.stringify:" and keywords alone no situation
+        keywords = data.style == "web_search" and local is not None and code not in FACT_LANGUAGES
+        if keywords and local is not None:
             said = _keywords(name, role, topic, local)
-        else:  # an English search-box message still says who asks: readers found keywords alone no situation
+        else:
             said = situation(
                 name, role, topic, "short" if data.style == "web_search" else data.length, rng, local
             )
-        if data.style == "web_search" and local is None:
-            said = apply_style(
-                said, "poor_grammar", seed=data.seed, protect=[t for t in (topic, data.scope) if t]
-            )
+        if data.style == "web_search" and not keywords:
+            protect = [t for t in (topic, data.scope) if t]
+            if local is None:
+                said = apply_style(said, "poor_grammar", seed=data.seed, protect=protect)
+            else:
+                said = local_style(local, said, "poor_grammar", seed=data.seed, protect=protect)
         elif data.style in ("poor_grammar", "misspelled"):
             protect = [t for t in (topic, data.scope) if t]
             if local is None:
@@ -290,7 +295,6 @@ class SituationalQuerySynthesizer(SingleHopSpecificQuerySynthesizer):
 
     name = "situational"
     prompt_class = SituationalPrompt
-    fact_languages = frozenset({"en"})  # its situations are English
 
     async def generate(self, scenario: Scenario, *, graph_fingerprint: str = "") -> TestsetSample:
         """The situation and question for ``scenario`` in one call (or the offline templates)."""

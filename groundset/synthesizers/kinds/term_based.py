@@ -21,14 +21,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...kg.graph import KnowledgeGraph, NodeKind
-from ...languages import QuestionWording, wording
+from ...languages import LANGUAGES, QuestionWording, wording
 from ...personas.language import node_language
 from ...personas.nouns import CJK_LANGUAGES, cjk_share, reads_as_thing
 from ...personas.roles import is_markup
-from ..questions.answer_first import fact_reference
+from ..questions.answer_first import fact_question, fact_reference
 from ..questions.local import evidence_case, local_question, local_size, local_style, padded, tidy
 from ..questions.offline import answer_sentences, term_pattern
-from ..scenarios.facts import Fact
+from ..scenarios.facts import FACT_LANGUAGES, Fact
 
 __all__ = [
     "ChunkTerms",
@@ -247,8 +247,12 @@ def local_double(
     words: QuestionWording, facts: Sequence[Fact], terms: Sequence[str], contexts: Sequence[str], **how: Any
 ) -> tuple[str, str]:
     """(question, reference) of a double question: a half per context about its term (``terms[i]``, else
-    the first) and its evidence; with two facts (English ones, asked in a forced language) a half per fact.
+    the first) and its evidence; with two facts of the language, its fact templates; with two English
+    facts asked in a forced language, a half per fact.
     ``how``: persona, style, length, seed, scope."""
+    if len(facts) >= 2 and all(fact.lang == words.code for fact in facts[:2]):  # the language's own facts
+        fields = {k: v for k, v in how.items() if k in ("style", "length", "seed", "scope")}
+        return fact_question("double", facts[:2], **fields), fact_reference(facts)
     if len(facts) >= 2:
         halves = [(fact.focus, [fact.reference]) for fact in facts[:2]]
         return double_question_local(words, halves, **how), fact_reference(facts)
@@ -325,9 +329,30 @@ def follow_up_question(
 
 
 def local_chunks(kg: KnowledgeGraph, rng: random.Random) -> tuple[dict[str, str], list[str]]:
-    """Each chunk's language, and the chunks written in a language with templates but no fact rules
-    (not English), in a seeded random order: where the term-based kinds start offline."""
+    """Each chunk's language, and the chunks written in a language that asks about terms offline
+    (``asks_terms``), in a seeded random order: where the term-based kinds start offline."""
     language = {c: node_language(kg, c) for c in kg.nodes(NodeKind.CHUNK)}
-    chunks = sorted(c for c, lang in language.items() if lang != "en" and local_wording(lang) is not None)
+    chunks = sorted(c for c, lang in language.items() if asks_terms(lang))
     rng.shuffle(chunks)
     return language, chunks
+
+
+def asks_terms(lang: str) -> bool:
+    """Whether offline questions in ``lang`` are asked about a term its contexts explain: a language with
+    templates but no fact rules. English and German have fact rules; their term-based two-chunk and
+    conversational questions were nonsense to readers (German: 0 of 6 comparisons, 1 of 6 conversations,
+    double questions such as "was sollte ich über Dezember wissen, und welche Rolle spielt Juli")."""
+    return lang not in FACT_LANGUAGES and local_wording(lang) is not None
+
+
+def fact_language_shortage(kg: KnowledgeGraph, kind: str) -> str:
+    """Why a kind without fact templates in the corpus's language wrote little offline ("" otherwise)."""
+    counts = Counter(node_language(kg, c) for c in kg.nodes(NodeKind.CHUNK))
+    lang = counts.most_common(1)[0][0] if counts else "en"
+    if lang == "en" or lang not in FACT_LANGUAGES:
+        return ""
+    name = LANGUAGES[lang].name if lang in LANGUAGES else lang
+    return (
+        f"offline, {kind} questions in {name} are written only from facts its templates can ask, and a "
+        f"term-based question in {name} reads as nonsense; --llm writes them from any passages"
+    )

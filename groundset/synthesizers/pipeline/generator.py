@@ -287,22 +287,23 @@ def share_out_empty(
 ) -> list[str]:
     """Move the count of each synthesizer that ``found`` no scenario to the others (by weight, in place);
     a note for each (with ``why(i)``, asked only of those, when given). When none found any, nothing
-    moves: the run makes no sample, says why."""
+    moves: the run makes no sample, and the notes say why."""
     empty = [i for i, n in enumerate(found) if counts[i] and not n]
-    if not empty or len(empty) == len(distribution):
+    if not empty:
         return []
     live = [i for i in range(len(distribution)) if i not in empty]
-    moved = largest_remainder([distribution[i][1] or 1e-9 for i in live], sum(counts[i] for i in empty))
-    for i, extra in zip(live, moved, strict=True):
-        counts[i] += extra
-    for i in empty:
-        counts[i] = 0
+    if live:
+        moved = largest_remainder([distribution[i][1] or 1e-9 for i in live], sum(counts[i] for i in empty))
+        for i, extra in zip(live, moved, strict=True):
+            counts[i] += extra
+        for i in empty:
+            counts[i] = 0
     notes = []
     for i in empty:
         cause = why(i) if why is not None else ""
+        went = "its share went to the other synthesizers" if live else "no sample could be made"
         notes.append(
-            f"no grounded scenario for {distribution[i][0].name}{f': {cause}' if cause else ''}; "
-            "its share went to the other synthesizers"
+            f"no grounded scenario for {distribution[i][0].name}{f': {cause}' if cause else ''}; {went}"
         )
     return notes
 

@@ -116,7 +116,7 @@ def _web_query(facts: Sequence[Fact], compare: bool, rng: random.Random) -> str:
         if fact.pattern in _SEARCH:
             parts.append(_SEARCH[fact.pattern].format(t=fact.focus))
         else:  # a goal or a condition keeps its words: cut to keywords it loses what it asks
-            parts.append(_single(fact, rng, short=True).removeprefix("Wie kann ich ").removeprefix("Was "))
+            parts.append(_single(fact, rng, short=True))
     return _search_case(" und ".join(dict.fromkeys(parts)))
 
 

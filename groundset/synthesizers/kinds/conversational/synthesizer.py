@@ -46,7 +46,7 @@ from ...scenarios.facts import Fact, subject_key
 from ...scenarios.scenario import Scenario
 from ..double import term_frequency
 from ..single_hop import SingleHopSpecificQuerySynthesizer
-from ..term_based import ChunkTerms, local_chunks, turn_evidence
+from ..term_based import ChunkTerms, fact_language_shortage, local_chunks, turn_evidence
 from .prompts import (
     ConversationInput,
     ConversationPrompt,
@@ -73,6 +73,9 @@ class ConversationalQuerySynthesizer(Synthesizer):
 
     name = "conversational"
     prompt_class = ConversationPrompt
+
+    def shortage(self, kg: KnowledgeGraph) -> str:
+        return "" if self.writes_with_model else fact_language_shortage(kg, self.name)
 
     def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
         index = self.fact_index(kg)
