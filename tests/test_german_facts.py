@@ -230,12 +230,12 @@ def test_an_english_reference_page_states_its_options_too():
     from groundset.synthesizers.questions.templates import single_question
 
     assert single_question(by[("cache-dir", "default")], rng) in (
-        "What does cache-dir default to?",
-        "What is the default value of cache-dir?",
+        "What does the cache-dir option default to?",
+        "What is the default value of the cache-dir option?",
     )
     assert single_question(by[("cache-dir", "purpose")], rng) in (
-        "What is cache-dir for?",
-        "What does cache-dir do?",
+        "What is the cache-dir option for?",
+        "What does the cache-dir option do?",
     )
 
 

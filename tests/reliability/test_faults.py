@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -320,7 +321,9 @@ def test_a_rerun_on_the_same_cache_asks_only_for_what_failed(runs):
     # against a healthy server nothing fails, and the files are whole
     assert rerun.build.report.failures == [] and rerun.stats["faults_injected"] == 0
     testset = Testset.from_jsonl(root / "rerun" / "testset.jsonl")
-    assert _failed_scenarios(testset) == 0 and "failed" not in " ".join(testset.metadata["notes"])
+    notes = " ".join(testset.metadata["notes"])  # drafts may fail the quality gate; no call may fail
+    assert _failed_scenarios(testset) == 0
+    assert not re.search(r"scenarios? failed and (?:was|were) skipped", notes), notes
     assert _whole(testset) and len(testset) >= len(first.testset) - _failed_scenarios(first.testset)
     assert _failed_cells(EvaluationResult.load(root / "rerun" / "run.jsonl")) == set()
     # no answer the first pass stored was asked for again

@@ -74,8 +74,9 @@ def _single_forms(fact: Fact) -> list[str]:
             return [f"How {be} {np} defined", f"What {be} the definition of {np}"]
         return [f"What {do} {np} {base_form(how.split()[0])}{' ' + how.split()[1] if ' ' in how else ''}"]
     if pattern == "purpose":
-        if how == "option":  # a reference page's option and the paragraph on what it does
-            return [f"What is {bare} for", f"What does {bare} do"]
+        if how == "option":  # a reference page's option and the paragraph on what it does; "option" says
+            # which "node-gyp" is meant (readers took "What is node-gyp for?" to ask about the tool)
+            return [f"What is the {bare} option for", f"What does the {bare} option do"]
         if how == "purpose":
             return [f"What is the purpose of {np}", f"What is {np} for"]
         if how == "used" and s.get("modal"):
@@ -89,7 +90,10 @@ def _single_forms(fact: Fact) -> list[str]:
         return [f"What {do} {np} {how} {who} to do", f"What {do} {np} {how}"]
     if pattern == "default":
         if form == "option":
-            return [f"What does {bare} default to", f"What is the default value of {bare}"]
+            return [
+                f"What does the {bare} option default to",
+                f"What is the default value of the {bare} option",
+            ]
         if form == "verb":
             return [f"What {do} {np} default to", f"What is the default for {np}"]
         if form == "state":
