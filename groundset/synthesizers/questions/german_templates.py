@@ -50,11 +50,7 @@ def _forms(fact: Fact) -> list[str]:
     if pattern == "default":
         if form == "option":
             return [f"Welchen Standardwert hat die Option „{t}“", f"Was ist der Standardwert von „{t}“"]
-        if (
-            form == "state"
-            and fact.answer
-            and re.search(r"\b(?:wird|werden)\b", fact.reference.split(",")[0])
-        ):
+        if form == "state" and s.get("verb") in ("wird", "werden"):  # "werden standardmäßig externalisiert"
             return [f"Wie {'werden' if many else 'wird'} „{t}“ standardmäßig behandelt"]
         return [f"Welchen Standardwert {'haben' if many else 'hat'} „{t}“"]
     if pattern == "procedure":

@@ -163,7 +163,9 @@ def _default(text: str) -> Match | None:
     if m := _DEFAULT_OF.match(text):
         return Match("default", m["subj"], m["answer"], False, {"form": "noun"})
     if m := _BY_DEFAULT.match(text):
-        return Match("default", m["subj"], m["answer"], _plural(m["verb"]), {"form": "state"})
+        return Match(
+            "default", m["subj"], m["answer"], _plural(m["verb"]), {"form": "state", "verb": m["verb"]}
+        )
     return None
 
 

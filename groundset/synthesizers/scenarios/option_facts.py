@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import re
 
-from markdown_it.token import Token
-
 from ...text.mdparse import inline_segments, parse
 from ...text.sentences import split_sentences
 from .fact import Fact
-from .passages import is_prose
+from .passages import in_list_item, is_prose
 
 __all__ = ["DEFAULT_LABELS", "option_facts"]
 
@@ -48,52 +46,47 @@ def option_facts(markdown: str, section: str = "", lang: str = "en") -> list[Fac
     section path, whose last heading is the option when the chunk starts below it)."""
     found: list[Fact] = []
     heading = section.split(" > ")[-1].strip()
-    labels: dict[str, str] = {}
-    described = False
+    labelled = described = False
     default: Fact | None = None  # waits for the paragraph that says what the option does
+
+    def settle(purpose: Fact | None = None) -> None:
+        """The waiting default, with what the option sets when known: a sentence, not "Default: 5173"."""
+        nonlocal default
+        if default is not None:
+            said = f" {purpose.reference.split(': ', 1)[1]}" if purpose else ""
+            slots = {**default.slots, "described": "yes"} if purpose else default.slots
+            found.append(
+                default.model_copy(update={"reference": f"{default.reference}.{said}", "slots": slots})
+            )
+            default = None
+
     tokens = parse(markdown)
     for index, token in enumerate(tokens):
-        if token.type != "inline":
+        if token.type != "inline" or not index:
             continue
-        opening = tokens[index - 1] if index else None
+        opening = tokens[index - 1]
         text = " ".join("".join(t for t, _ in inline_segments(token)).split())
-        if opening is not None and opening.type == "heading_open":
-            if default is not None:
-                found.append(default.model_copy(update={"reference": f"{default.reference}."}))
-            heading, labels, described, default = text.strip(), {}, False, None
+        if opening.type == "heading_open":
+            settle()
+            heading, labelled, described = text.strip(), False, False
             continue
         name = heading if _OPTION_NAME.match(heading) else ""
         if not name:
             continue
-        if _in_list_item(tokens, index):
+        if in_list_item(tokens, index):
             if (m := _LABEL.match(text)) and m["label"].casefold() in _OPTION_LABELS:
-                labels[m["label"].casefold()] = m["label"]
+                labelled = True
                 if m["label"].casefold() in DEFAULT_LABELS and (fact := _default(name, m, lang)):
                     default = fact
             continue
-        if labels and not described and opening is not None and opening.type == "paragraph_open":
+        if labelled and not described and opening.type == "paragraph_open":
             described = True  # only the paragraph right after the labelled values says what it is for
             purpose = _purpose(name, text, lang)
-            if default is not None:  # the value and what it sets: a sentence, not a bare "Default: 5173"
-                said = f" {purpose.reference.split(': ', 1)[1]}" if purpose else ""
-                slots = {**default.slots, "described": "yes"} if purpose else default.slots
-                found.append(
-                    default.model_copy(update={"reference": f"{default.reference}.{said}", "slots": slots})
-                )
-                default = None
+            settle(purpose)
             if purpose is not None:
                 found.append(purpose)
-    if default is not None:
-        found.append(default.model_copy(update={"reference": f"{default.reference}."}))
+    settle()
     return found
-
-
-def _in_list_item(tokens: list[Token], index: int) -> bool:
-    level = tokens[index - 1].level if index else 0
-    for token in reversed(tokens[: max(index - 1, 0)]):
-        if token.level < level:
-            return token.type == "list_item_open"
-    return False
 
 
 def _default(name: str, m: re.Match[str], lang: str) -> Fact | None:

@@ -19,7 +19,7 @@ from ...text.mdparse import inline_segments, memo, parse
 from ...text.plaintext import is_rest_markup, without_rest_markup
 from ...text.sentences import split_sentences
 
-__all__ = ["Passage", "is_prose", "passages"]
+__all__ = ["Passage", "in_list_item", "is_prose", "passages"]
 
 _MIN_WORDS = 5
 _MAX_WORDS = 70
@@ -128,10 +128,11 @@ def _block_kind(tokens: list[Token], index: int) -> str:
     """ "paragraph", "list" (a paragraph in a list item) or "other" (definition term, admonition title...)."""
     if index < 1 or tokens[index - 1].type != "paragraph_open":
         return "other"
-    return "list" if tokens[index - 1].level > 0 and _in_list(tokens, index) else "paragraph"
+    return "list" if tokens[index - 1].level > 0 and in_list_item(tokens, index) else "paragraph"
 
 
-def _in_list(tokens: list[Token], index: int) -> bool:
+def in_list_item(tokens: list[Token], index: int) -> bool:
+    """Whether the inline token at ``index`` (after its opening token) is inside a list item."""
     level = tokens[index - 1].level
     for token in reversed(tokens[: index - 1]):
         if token.level < level:
