@@ -287,10 +287,13 @@ def synthesise(
     """The answer text to a request: JSON valid for ``schema`` written with the input's own words,
     different for each request and choice ``index``, or a sentence when no schema was asked for."""
     seed = stable_hash([[_content(m) for m in messages], index])
-    texts = _input_texts(_content(messages[-1])) if messages else []
+    text = _content(messages[-1]) if messages else ""
+    given = _input(text)
+    texts = (_input_texts(given) or [text]) if messages else []
     words = {"vocabulary": _WORD.findall(" ".join(texts)), "source": max(texts, key=len, default="").split()}
     # what is asked: the instructions, and the kind of question when one prompt writes several kinds
-    asked = stable_hash([[_content(m).split("Input: ", 1)[0] for m in messages], _input_kind(messages)])
+    kind = str(given.get("kind", "")) if isinstance(given, dict) else ""
+    asked = stable_hash([[_content(m).split("Input: ", 1)[0] for m in messages], kind])
     if schema is None:
         return fill_schema({"type": "string", "description": "2 sentences"}, seed=seed, **words)
     return json.dumps(fill_schema(schema, seed=seed, good_rate=good_rate, asked=asked, **words))
@@ -319,31 +322,27 @@ def answer_request(messages: list[BaseMessage], kwargs: dict[str, Any], good_rat
     return LLMResult(generations=[generations], llm_output={"token_usage": usage})
 
 
-def _input_kind(messages: list[BaseMessage]) -> str:
-    """The ``kind`` field of a prompt's input ("single_hop_specific"), "" when it has none."""
+def _input(text: str) -> Any:
+    """A prompt's input (``Input: {json}``, see ``Prompt.messages``) as parsed JSON; None when not JSON."""
     try:
-        found = json.loads(_content(messages[-1]).removeprefix("Input: ")) if messages else None
+        return json.loads(text.removeprefix("Input: "))
     except ValueError:
-        return ""
-    return str(found.get("kind", "")) if isinstance(found, dict) else ""
+        return None
 
 
-def _input_texts(text: str) -> list[str]:
-    """The strings of a prompt's input (``Input: {json}``, see ``Prompt.messages``), else the text."""
+def _input_texts(value: Any) -> list[str]:
+    """The strings of a parsed input, in order ([] for none or no input)."""
     found: list[str] = []
 
-    def walk(value: Any) -> None:
-        if isinstance(value, str):
-            found.append(value)
-        elif isinstance(value, dict | list):
-            for item in value.values() if isinstance(value, dict) else value:
-                walk(item)
+    def walk(item: Any) -> None:
+        if isinstance(item, str):
+            found.append(item)
+        elif isinstance(item, dict | list):
+            for inner in item.values() if isinstance(item, dict) else item:
+                walk(inner)
 
-    try:
-        walk(json.loads(text.removeprefix("Input: ")))
-    except ValueError:
-        return [text]
-    return found or [text]
+    walk(value)
+    return found
 
 
 class DryChat(BaseChatModel):

@@ -19,13 +19,12 @@ from .answer_patterns import Match, match_sentence, split_article
 from .fact import Fact, subject_key
 from .german_patterns import german_fact
 from .option_facts import option_facts
-from .passages import Passage, is_prose, passages
+from .passages import Passage, is_prose, passages, with_continuation
 from .topics import worth_asking
 
 __all__ = ["FACT_LANGUAGES", "Fact", "facts_of", "prose_vocabulary", "subject_key"]
 
 FACT_LANGUAGES = frozenset({"en", "de"})
-MAX_REFERENCE_CHARS = 420
 _PRONOUN = re.compile(r"^(?P<pronoun>It|They)\s+(?=\w)")
 _DEMONSTRATIVE = re.compile(r"^(?P<det>This|These)\s+(?P<noun>[A-Za-z][\w-]*)\s+")
 _NOT_NOUN = word_set(
@@ -100,7 +99,7 @@ def _fact(passage: Passage, lowercase: frozenset[str], topics: frozenset[str]) -
         return None
     if kind == "subject" and not _names_its_subject(match.subject, topics, phrase=True):
         return None  # "The frontend needs to ...", "the teammate must ...": which one, the asker cannot tell
-    reference = _with_continuation(sentence, passage)
+    reference = with_continuation(sentence, passage, _CONTINUES)
     if match.answer.strip(" .") not in reference:
         return None
     if reference == sentence and (
@@ -232,15 +231,6 @@ def _with_label(label: str, sentence: str) -> str:
     if re.match(r"^(?:A|An|The)\s", sentence):
         return f"{label} is {sentence[:1].lower()}{sentence[1:]}"
     return ""
-
-
-def _with_continuation(sentence: str, passage: Passage) -> str:
-    following = passage.following
-    if following and _CONTINUES.match(following) and is_prose(following):
-        joined = f"{sentence} {following}"
-        if len(joined) <= MAX_REFERENCE_CHARS:
-            return joined
-    return sentence
 
 
 def prose_vocabulary(texts: list[str], sections: list[str] | None = None) -> frozenset[str]:

@@ -17,11 +17,10 @@ import re
 from ...languages.words import word_set
 from .answer_patterns import Match
 from .fact import Fact
-from .passages import Passage, is_prose
+from .passages import Passage, is_prose, with_continuation
 
 __all__ = ["first_person", "german_fact", "match_german", "strip_article", "worth_asking_german"]
 
-MAX_REFERENCE_CHARS = 420
 # A following sentence that goes on with the same answer.
 _CONTINUES = re.compile(
     r"^(?:Dadurch|Dabei|Außerdem|Zusätzlich|Andernfalls|Ansonsten|Sonst|Damit|Das heißt)\b"
@@ -313,10 +312,7 @@ def german_fact(passage: Passage, topics: frozenset[str]) -> Fact | None:
         focus = strip_article(match.subject.strip())
         if not worth_asking_german(match.subject.strip(), topics, passage.codes):
             return None
-    reference = sentence
-    following = passage.following
-    if following and _CONTINUES.match(following) and len(f"{sentence} {following}") <= MAX_REFERENCE_CHARS:
-        reference = f"{sentence} {following}"
+    reference = with_continuation(sentence, passage, _CONTINUES)
     if match.answer.strip(" .") not in reference:
         return None
     return Fact.stated(match, focus, reference, lang="de")

@@ -19,9 +19,10 @@ from ...text.mdparse import inline_segments, memo, parse
 from ...text.plaintext import is_rest_markup, without_rest_markup
 from ...text.sentences import split_sentences
 
-__all__ = ["Passage", "in_list_item", "is_prose", "passages"]
+__all__ = ["MAX_REFERENCE_CHARS", "Passage", "in_list_item", "is_prose", "passages", "with_continuation"]
 
 _MIN_WORDS = 5
+MAX_REFERENCE_CHARS = 420  # a reference sentence with the one after it, at most
 _MAX_WORDS = 70
 _MAX_CODE_SHARE = 0.5  # a sentence that is mostly inline code is a listing, not prose
 # Sentences that lean on something the reader of the reference cannot see.
@@ -189,3 +190,15 @@ def is_prose(sentence: str, codes: frozenset[str] = frozenset()) -> bool:
         return False
     code_chars = sum(len(code) for code in codes)
     return code_chars <= _MAX_CODE_SHARE * len(sentence)
+
+
+def with_continuation(sentence: str, passage: Passage, continues: re.Pattern[str]) -> str:
+    """``sentence``, and the passage's next sentence when it goes on with the same answer: it opens with
+    one of the language's ``continues`` words ("It", "For example"; "Dadurch"), is prose, and the two
+    fit in ``MAX_REFERENCE_CHARS``."""
+    following = passage.following
+    if following and continues.match(following) and is_prose(following):
+        joined = f"{sentence} {following}"
+        if len(joined) <= MAX_REFERENCE_CHARS:
+            return joined
+    return sentence
