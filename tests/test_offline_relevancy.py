@@ -193,3 +193,28 @@ def test_kinds_accept_answers_phrased_without_the_obvious_marker():
     assert [command[2]["missing"], team[2]["missing"], yes[2]["missing"]] == [[], [], []]
     off = _scored("Does Prometheus support remote write?", "Prometheus is written in Go.")
     assert off[2]["missing"] == [POLAR]
+
+
+def test_an_answer_that_never_names_the_subject_scores_lower():
+    """Another section's answer on the same page is on topic by embedding and shares the product's name,
+    but names nothing the question asks about: the subject factor halves it at most."""
+    question = "How do I send a request with a timeout in Requests?"
+    right = _relevancy(
+        question, "Pass timeout=5 to requests.get; Requests stops waiting for a response after 5 seconds."
+    )
+    other = _relevancy(question, "Requests can verify SSL certificates for HTTPS, just like a web browser.")
+    assert right > other
+    assert (
+        "x subject 0.833"
+        in _scored(question, "Requests can verify SSL certificates, just like a web browser.")[1]
+    )
+
+
+def test_german_ignorance_and_hedges_do_not_answer():
+    question = "Wie lange speichert Prometheus Daten standardmäßig?"
+    answer = "Prometheus speichert Daten standardmäßig 15 Tage lang."
+    assert _scored(question, "Da bin ich mir nicht sicher, das steht in der Dokumentation.")[0] == 0.0
+    hedge = "Das hängt ganz von Ihrer Umgebung ab, und die Dauer ist von Fall zu Fall verschieden."
+    assert _relevancy(question, answer) > _relevancy(question, hedge)
+    # A condition about the reader is not the answer's ignorance.
+    assert _relevancy(question, "Wenn Sie nicht sicher sind, prüfen Sie den Wert 15d im Flag.") > 0.0

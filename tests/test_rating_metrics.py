@@ -121,7 +121,8 @@ def test_offline_context_relevance_ranks_the_focused_context_higher():
     off_topic = offline(ContextRelevance, user_input=QUESTION, retrieved_contexts=OFF_TOPIC)
     assert (focused, off_topic) == (1.0, 0.0)
     mixed = offline(ContextRelevance, user_input=QUESTION, retrieved_contexts=OFF_TOPIC + FOCUSED)
-    assert mixed == 1.0  # the contexts are judged together: one good one is enough
+    # The contexts are judged together: one good one earns the rating, the unrelated one costs a little.
+    assert 0.8 <= mixed < 1.0
 
 
 def test_offline_groundedness_ranks_the_grounded_response_higher():
@@ -163,6 +164,13 @@ def test_two_requests_per_sample_and_none_on_a_cached_rerun(stub, chat, tmp_path
     assert [r["answer_accuracy"].value for r in again.cells] == [0.5, 0.5]
 
 
+def test_offline_context_relevance_prefers_a_passage_without_sentences_padded_into_it():
+    """Both hold the answer and rate 2; the one with unrelated sentences written into it scores lower."""
+    padded = [FOCUSED[0] + " " + OFF_TOPIC[0] + " Tulips flower in spring and are planted in autumn."]
+    clean = offline(ContextRelevance, user_input=QUESTION, retrieved_contexts=FOCUSED)
+    assert clean == 1.0 > offline(ContextRelevance, user_input=QUESTION, retrieved_contexts=padded) >= 0.8
+
+
 def test_metrics_command_lists_the_ratings(capsys):
     assert main(["metrics"]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -185,7 +193,8 @@ def test_offline_context_relevance_rates_a_set_mostly_padding_a_step_lower(at):
     focused = offline(ContextRelevance, user_input=QUESTION, retrieved_contexts=FOCUSED)
     padded_set = UNRELATED[:at] + FOCUSED + UNRELATED[at:]  # wherever the answering passage sits
     padded = offline(ContextRelevance, user_input=QUESTION, retrieved_contexts=padded_set)
-    assert (focused, padded) == (1.0, 0.5)
+    assert focused == 1.0
+    assert 0.3 <= padded < 0.5  # a step lower, and less for the unrelated sentences
     only_padding = offline(ContextRelevance, user_input=QUESTION, retrieved_contexts=UNRELATED)
     assert only_padding == 0.0
 
@@ -199,4 +208,4 @@ def test_offline_context_relevance_does_not_rate_a_shared_name_fully_relevant():
         "Einstein Bros. Bagels is an American chain of bagel shops with several hundred stores.",
         "Einstein rings form when light from a distant galaxy is bent around a massive object on its way.",
     ):
-        assert offline(ContextRelevance, user_input=question, retrieved_contexts=[name_only]) == 0.5
+        assert 0.3 <= offline(ContextRelevance, user_input=question, retrieved_contexts=[name_only]) <= 0.5

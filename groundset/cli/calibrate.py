@@ -67,6 +67,14 @@ def calibrate(
     holdout: Annotated[
         float, typer.Option(help="With --demonstrations: the share of labels held out for measuring.")
     ] = 0.5,
+    offline_form: Annotated[
+        bool,
+        typer.Option(
+            "--offline-form",
+            help="Offline: score the metric's offline form even where it is switched off for not agreeing "
+            "with people (`groundset metrics` says which), to measure it on your labels.",
+        ),
+    ] = False,
     llm: LlmOption = None,
     embeddings: EmbeddingsOption = None,
     cache: CacheOption = None,
@@ -106,7 +114,7 @@ def calibrate(
         return
     agreement = run(
         load_labels(labels),
-        chosen(),
+        chosen(offline_form=True) if offline_form else chosen(),
         llm=llm,
         embeddings=embeddings,
         engine=make_engine(cache, no_cache, max_concurrency, timeout),

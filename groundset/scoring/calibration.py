@@ -39,9 +39,13 @@ Array = npt.NDArray[np.float64]
 NAN = float("nan")
 LABEL_KEY = "human_score"
 PAIR_KEYS = ("better", "worse", "id")
+# Notes for people beside a preference (how the pair was made, where its text is from): never read here.
+PAIR_NOTES = ("kind", "better_kind", "made", "source", "corpus")
 FORMAT = (
     'each line is a sample with "human_score": <number>, or a preference '
-    '{"better": {sample}, "worse": {sample}} with an optional "id"'
+    '{"better": {sample}, "worse": {sample}} with an optional "id" (and optional notes: '
+    + ", ".join(f'"{key}"' for key in PAIR_NOTES)
+    + ")"
 )
 RESAMPLES = 2000
 FIGURES = ("preference_accuracy", "pairwise_accuracy", "spearman", "kappa")
@@ -115,7 +119,7 @@ def _add(labels: Labels, record: object, where: str, renames: dict[str, str]) ->
 
 
 def _pair(record: dict[str, Any], where: str, renames: dict[str, str]) -> Pair:
-    unknown = [key for key in record if key not in PAIR_KEYS]
+    unknown = [key for key in record if key not in PAIR_KEYS + PAIR_NOTES]
     if unknown:
         raise ConfigError(f"{where}: unknown key(s) {', '.join(unknown)} in a preference; {FORMAT}")
     missing = [side for side in ("better", "worse") if side not in record]
@@ -223,6 +227,20 @@ def calibrate(
     metric = _as_metric(metric)
     check_columns(labels, metric)
     result = evaluate(labels.dataset(), [metric], llm=llm, embeddings=embeddings, engine=engine, **options)
+    return agreement_of(labels, metric, result, threshold=threshold, confidence=confidence, seed=seed)
+
+
+def agreement_of(
+    labels: Labels,
+    metric: Metric,
+    result: Any,
+    *,
+    threshold: float = 0.5,
+    confidence: float = 0.95,
+    seed: int = 0,
+) -> Agreement:
+    """The figures of ``metric`` from an ``evaluate`` result over ``labels.dataset()`` (which may hold
+    other metrics too): what ``calibrate`` reports, for callers that score several metrics in one run."""
     human, values, pairs, skipped = _split([row[metric.name] for row in result.cells], labels)
     interval = _Interval(confidence, seed)
     turn = 1.0 if metric.higher_is_better else -1.0  # read every score as people do: higher is better

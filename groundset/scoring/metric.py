@@ -31,6 +31,9 @@ class OutputType(StrEnum):
     RANKING = "ranking"
 
 
+OFFLINE_DISAGREES = "no offline form agrees with people well enough; pass --llm"
+
+
 @dataclass(frozen=True)
 class MetricResult:
     """A score (NaN when it cannot be computed), why, and the judge's intermediate outputs."""
@@ -68,6 +71,10 @@ class Metric(ABC):
     # ``offline_measures`` says what the offline form measures when it is not the LLM form's quantity.
     runs_offline: ClassVar[bool] = True
     offline_measures: ClassVar[str] = ""
+    # False when the offline form did not agree with people on labelled pairs it was not tuned on
+    # (benchmarks/judges.py, test half): offline it then gives NaN with OFFLINE_DISAGREES, since a score
+    # that is noise is worse than none. ``offline_form=True`` scores it anyway, to measure it.
+    offline_agrees: ClassVar[bool] = True
 
     def __init__(
         self,
@@ -77,6 +84,7 @@ class Metric(ABC):
         strictness: int = 1,
         demonstrations: Sequence[Demonstration] = (),
         demonstrations_k: int = 3,
+        offline_form: bool = False,
     ) -> None:
         # Resolved once here, not per sample: a spec string would otherwise build a client per call.
         self.llm = resolve_llm(llm).model if llm is not None else None
@@ -88,6 +96,12 @@ class Metric(ABC):
         # The user's labelled samples: the k nearest go into the LLM judges' instruction per sample.
         self.demonstrations = list(demonstrations)
         self.demonstrations_k = demonstrations_k
+        self.offline_form = offline_form
+
+    @property
+    def offline_silenced(self) -> bool:
+        """The offline form exists but is switched off for disagreeing with people (see offline_agrees)."""
+        return self.needs_llm and self.runs_offline and not self.offline_agrees and not self.offline_form
 
     @property
     def stage(self) -> str:
@@ -120,6 +134,8 @@ class Metric(ABC):
             return "same measure (no LLM needed)"
         if not cls.runs_offline:
             return "NaN (needs an LLM)"
+        if not cls.offline_agrees:
+            return f"NaN: {OFFLINE_DISAGREES}"
         if cls.offline_measures:
             return f"DIFFERENT measure: {cls.offline_measures}"
         return "same measure, judged lexically (an approximation of the LLM judge)"
@@ -130,6 +146,8 @@ class Metric(ABC):
             return ""
         if not self.runs_offline:
             return "offline: no score, this metric needs an LLM"
+        if self.offline_silenced:
+            return f"offline: no score, {OFFLINE_DISAGREES}"
         if self.offline_measures:
             return f"offline form, a different measure: {self.offline_measures}"
         return ""
@@ -148,6 +166,8 @@ class Metric(ABC):
         if missing:
             raise ValueError(f"metric {self.name} needs {', '.join(missing)} in the sample")
         ctx = self.context(ctx)
+        if self.offline_silenced and is_offline(ctx.llm):
+            return MetricResult.nan(OFFLINE_DISAGREES)
         if self.demonstrations and isinstance(sample, SingleTurnSample) and not is_offline(ctx.llm):
             shown = await nearest(
                 sample,

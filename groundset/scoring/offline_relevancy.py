@@ -17,8 +17,11 @@ for "who discovered penicillin, and in what year?". This form reads the response
   a word with the question passes only the second test): its cosine to the closest part relative to the
   best sentence's (so the scale of the embedding model does not matter), graded, and halved for a
   sentence that is half hedge. The mean over sentences is the *focus*.
-The score is coverage x focus, in 0..1. The hedge and answer-kind rules know only English and apply
-only when the question and response are English; the rest works in any language.
+- the response should name what the question asks about: the *subject* factor goes from 0.5 to 1 as it
+  names half of the question's subject words (an answer to the page's other question is on topic by
+  embedding, and shares a word, but rarely names this question's subject).
+The score is coverage x focus x subject, in 0..1. The hedge rules know English and German, the answer-kind
+rules only English; the rest works in any language.
 """
 
 from __future__ import annotations
@@ -65,6 +68,21 @@ _HEDGE = re.compile(
     r"yourself)\b",
     re.IGNORECASE,
 )
+# The same two in German: ignorance ("da bin ich mir nicht sicher", "schwer zu sagen") and hedges ("das
+# hängt von Ihrer Umgebung ab", "kommt darauf an", "von Fall zu Fall verschieden").
+_IGNORANCE_DE = re.compile(
+    r"\b(?:(?:bin|sind) (?:ich |wir )?(?:mir |uns )?nicht sicher|keine ahnung"
+    r"|kann (?:ich |man )?nicht (?:sagen|beantworten)|wei(?:ß|ss) (?:ich )?(?:es |das )?nicht"
+    r"|(?:schwer|unmöglich) zu (?:sagen|beantworten))\b",
+    re.IGNORECASE,
+)
+_HEDGE_DE = re.compile(
+    r"\b(?:hängt (?:\S+ ){0,6}?ab|kommt (?:ganz )?darauf an|von fall zu fall|variiert"
+    r"|je nach (?:ihrer |deiner )?(?:umgebung|situation|einrichtung)"
+    r"|(?:ist|sind) (?:ganz )?unterschiedlich)\b",
+    re.IGNORECASE,
+)
+_HEDGE_BY = {"en": _HEDGE, "de": _HEDGE_DE}
 # English stop words that can be the answer ("a gauge can also go down", "both are off"): a clause that
 # adds one of them to the question's words adds something.
 _ANSWER_WORDS = word_set(
@@ -82,7 +100,9 @@ _PART_BREAK = re.compile(
     re.IGNORECASE,
 )
 # A sentence's clauses: after ; or :, or a comma before a coordinating conjunction.
-_CLAUSE_BREAK = re.compile(r"[;:]\s+|,\s+(?=(?:and|but|so|while|whereas)\s)", re.IGNORECASE)
+_CLAUSE_BREAK = re.compile(
+    r"[;:]\s+|,\s+(?=(?:and|but|so|while|whereas|und|aber|doch|sondern|während)\s)", re.IGNORECASE
+)
 MIN_PART_WORDS = 3
 # A clause that adds something to the question earns half a part's credit when it is about the question,
 # and its cosine the other half: static-embedding cosines of what a clause adds are small and noisy
@@ -101,13 +121,22 @@ KIND_MISSING = 0.5
 # graded, so an elaboration that repeats fewer of the question's words loses a little, not all).
 ON_TOPIC = 0.7
 
+# The subject factor (``_topic``): measured on the development half of tests/data/judges/corpora/
+# (answer relevancy 0.66 without it, 0.75 with these values; the hand-written pairs 0.90 -> 0.88).
+TOPIC_FLOOR = 0.5
+SUBJECT_ENOUGH = 0.5
+# Stems of words that frame a question rather than name its subject ("What should I know about X?").
+FRAME = frozenset({"know", "tell", "explain", "describ", "happen", "work", "wiss"})
+
 NO_ANSWER = "no clause answers: each hedges without a concrete detail or only restates the question"
 
 Embed = Callable[[Sequence[str]], Awaitable[np.ndarray]]
 
 
-def is_noncommittal(response: str) -> bool:
+def is_noncommittal(response: str, lang: str = "en") -> bool:
     """Evasive, vague or refusing answers ("I'm not sure", "the docs do not say"): 0 offline."""
+    if lang == "de":  # its forms are first person already ("bin ich mir nicht sicher")
+        return bool(_IGNORANCE_DE.search(response)) or find_refusal(response) is not None
     return claims(response, _IGNORANCE) or find_refusal(response) is not None
 
 
@@ -127,14 +156,16 @@ class Relevancy:
     sentences: list[str]
     missing: list[str]
     note: str = ""
+    topic: float = 1.0
 
     def reason(self) -> str:
         if self.note:
             return self.note
         missing = f"; no {', no '.join(self.missing)} in the response" if self.missing else ""
+        topic = f" x subject {self.topic:.3f}" if self.topic < 1.0 else ""
         return (
             f"coverage {self.coverage:.3f} of {len(self.parts)} question part(s) x focus {self.focus:.3f} "
-            f"({len(self.sentences)} sentence(s)){missing}"
+            f"({len(self.sentences)} sentence(s)){topic}{missing}"
         )
 
 
@@ -144,9 +175,9 @@ async def offline_relevancy(
     """Coverage x focus (see the module docstring); None for a refusal, a 0 score (``NO_ANSWER``) when
     every clause hedges or restates the question. ``conversation``: a follow-up question as asked, after
     the earlier turns; their words count as given by the question (its parts stay the question's own)."""
-    if is_noncommittal(response):
-        return None
     lang = detect_language(f"{question}\n{response}")
+    if is_noncommittal(response, lang):
+        return None
     asked = _stems(question, lang) | _stems(conversation, lang)
     sentences = split_sentences(plain_text(response)) or [response.strip()]
     clauses = [_clauses(s) for s in sentences]
@@ -166,7 +197,20 @@ async def offline_relevancy(
     coverage = _coverage(_cosines(part_v, unit_added), _cosines(part_v, unit_whole), lexical, factors)
     answered = np.array([len(a) / len(c) for a, c in zip(answering, clauses, strict=True)])
     focus = _focus(_cosines(part_v, sentence_added), _cosines(part_v, sentence_whole), answered)
-    return Relevancy(coverage * focus, coverage, focus, parts, sentences, missing)
+    topic = _topic(response, asked, lang, answers_kind=any(kinds) and not missing)
+    return Relevancy(coverage * focus * topic, coverage, focus, parts, sentences, missing, topic=topic)
+
+
+def _topic(response: str, asked: set[str], lang: str, *, answers_kind: bool) -> float:
+    """TOPIC_FLOOR, rising to 1 as the response names SUBJECT_ENOUGH of the question's subject words
+    (its content words but the frame's: "know", "explain"): an answer to another question of the same
+    page is on topic by embedding and by a shared word, but rarely names what this one asks about.
+    A response that gives every kind of answer asked for (a date for "when") is on its subject."""
+    subject = asked - FRAME
+    if answers_kind or not subject:
+        return 1.0
+    share = subject_share(response, subject, lang)
+    return TOPIC_FLOOR + (1 - TOPIC_FLOOR) * min(1.0, share / SUBJECT_ENOUGH)
 
 
 def _coverage(added: np.ndarray, whole: np.ndarray, lexical: np.ndarray, factors: np.ndarray) -> float:
@@ -201,12 +245,14 @@ def _clauses(sentence: str) -> list[str]:
 
 
 def _answers(clause: str, question: str, asked: set[str], lang: str) -> bool:
-    """A clause answers when it adds a word to the question's and, in English, is not a hedge without a
-    concrete detail."""
+    """A clause answers when it adds a word to the question's and, in English and German, is not a hedge
+    without a concrete detail."""
     if not _adds_words(clause, question, asked, lang):
         return False
-    if lang == "en" and _HEDGE.search(clause):
-        return bool(_CONCRETE.search(clause) or new_names(" x " + clause, question))
+    hedge = _HEDGE_BY.get(lang)
+    if hedge is not None and hedge.search(clause):
+        # German capitalises every noun: only English reads a new capitalised word as a name.
+        return bool(_CONCRETE.search(clause) or (lang == "en" and new_names(" x " + clause, question)))
     return True
 
 
@@ -249,6 +295,16 @@ def _kinds_missing(
 
 def _stems(text: str, lang: str) -> set[str]:
     return {stem(w, lang) for w in content_words(text, lang)}
+
+
+def subject_stems(question: str, lang: str) -> set[str]:
+    """The stems of what a question asks about: its content words but the frame's ("know", "explain")."""
+    return _stems(question, lang) - FRAME
+
+
+def subject_share(text: str, subject: set[str], lang: str) -> float:
+    """Share of the question's subject stems that ``text`` names (1.0 when the subject is empty)."""
+    return len(_stems(text, lang) & subject) / len(subject) if subject else 1.0
 
 
 def _added(text: str, asked: set[str], lang: str) -> str:

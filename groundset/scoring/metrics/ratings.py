@@ -10,6 +10,7 @@ rating stands alone, said in the reason and the trace; when both fail the error 
 from __future__ import annotations
 
 import asyncio
+import math
 from abc import abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -32,9 +33,13 @@ from .ratings_prompts import (
     RelevanceReader,
     RelevanceReviewer,
     ResponseAndContexts,
+    sentence_focus,
 )
 
 MAX_RATING = 2
+# Offline context relevance loses up to this for text around the answer that is not about the question:
+# less than the half-point between two ratings, so padding breaks ties but never outranks a better rating.
+PADDING_COST = 0.2
 
 
 @dataclass(frozen=True)
@@ -121,8 +126,18 @@ class ContextRelevance(_TwoJudgeRating):
     offline_measures = (
         "per context, WordLlama cosine with the question and the share of the question's words it holds "
         "(names and numbers counted twice), rated 0/1/2 by the best context and a step lower when most "
-        "contexts are padding (topic overlap, not a reading of relevance)"
+        "contexts are padding, less up to 0.2 for the share of sentences not about the question (topic "
+        "overlap, not a reading of relevance)"
     )
+
+    async def _ascore(self, sample: SingleTurnSample, ctx: ScoringContext) -> MetricResult:
+        result = await super()._ascore(sample, ctx)
+        if not result.trace.get("offline") or math.isnan(result.value):
+            return result
+        focus, sentences = sentence_focus(sample.asked() or "", _contexts(sample))
+        value = max(0.0, result.value - PADDING_COST * (1.0 - focus))
+        reason = f"{result.reason}; {focus:.0%} of the contexts' {sentences} sentence(s) about the question"
+        return MetricResult(value, reason, result.trace | {"sentence_focus": focus})
 
     def without_judge(self, sample: SingleTurnSample) -> MetricResult | None:
         if not (sample.user_input or "").strip():

@@ -15,6 +15,7 @@ from ...text.language import detect_language
 from ...text.lexical import LexicalContext, content_words, critical_terms
 from ...text.plaintext import plain_text
 from ...text.sentences import split_sentences
+from ..offline_relevancy import subject_share, subject_stems
 
 # Offline context relevance rates each context, then the set. A context's grounds are its WordLlama cosine
 # with the question and the share of the question's content words it holds. Measured on short
@@ -30,6 +31,10 @@ NAME_WEIGHT = 2
 # A set where fewer than this share of the contexts is relevant at all is mostly padding: one step down.
 # Half, not all, so one unrelated passage beside one answering passage still rates 2.
 RELEVANT_SET = 1 / 2
+# Padding inside a passage: a sentence is about the question in proportion to its cosine up to this share
+# of the best sentence's, or to the share of the question's subject it names up to SUBJECT_NAMED.
+ABOUT_BEST = 0.7
+SUBJECT_NAMED = 0.5
 
 
 class Rating(BaseModel):
@@ -90,6 +95,28 @@ def relevance_offline(data: QuestionAndContexts) -> Rating:
             f"{relevant} of {len(levels)} contexts relevant" + (" (mostly padding)" if padded else "")
         ),
     )
+
+
+def sentence_focus(question: str, contexts: list[str]) -> tuple[float, int]:
+    """How much of the contexts' text is about the question: the mean over their sentences of how
+    about it each is (relative cosine, or the question's subject named; see ABOUT_BEST), and the number
+    of sentences. A rating says whether the answer is there; this says how much else is around it."""
+    sentences = [s for c in contexts for s in split_sentences(plain_text(c))]
+    if not sentences:
+        return 0.0, 0
+    lang = detect_language(question)
+    vectors = WordLlamaEmbeddings().embed_matrix([question, *sentences])
+    cosines = vectors[1:] @ vectors[0]
+    best = max(float(cosines.max()), 1e-9)
+    subject = subject_stems(question, lang)
+    about = [
+        max(
+            min(1.0, float(cosine) / (ABOUT_BEST * best)),
+            min(1.0, subject_share(s, subject, lang) / SUBJECT_NAMED),
+        )
+        for s, cosine in zip(sentences, cosines, strict=True)
+    ]
+    return sum(max(0.0, a) for a in about) / len(about), len(sentences)
 
 
 def _context_level(cosine: float, share: float) -> int:
