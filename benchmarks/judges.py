@@ -101,6 +101,9 @@ def run_file(
     set_name: str, half: str, path: Path, name: str, args: argparse.Namespace
 ) -> list[tuple[str, str, str, str, object]]:
     labels: Labels = load_labels(path)
+    rows = notes_of(path)
+    if args.limit:  # the first N pairs: a slow model measured on a part of each file
+        labels.pairs, rows = labels.pairs[: args.limit], rows[: args.limit]
     metrics = metrics_for(name, args.offline_form)
     start = time.perf_counter()
     result = evaluate(
@@ -112,7 +115,6 @@ def run_file(
         cache=args.cache,
     )
     seconds = time.perf_counter() - start
-    rows = notes_of(path)
     out = []
     for metric in metrics:
         agreement = agreement_of(labels, metric, result)
@@ -148,7 +150,7 @@ def run_file(
     return out
 
 
-def main() -> None:
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--half", default="all", choices=("all", "tuned", "dev", "test"))
     parser.add_argument("--only", action="append", choices=FILES, help="this file only (repeatable)")
@@ -158,17 +160,28 @@ def main() -> None:
     parser.add_argument("--embeddings", default="offline", help="embeddings spec (default: offline)")
     parser.add_argument("--cache", action="store_true", help="use the call cache (LLM runs)")
     parser.add_argument(
+        "--limit", type=int, default=0, help="only the first N pairs of each file (slow models)"
+    )
+    parser.add_argument(
         "--offline-form",
         action="store_true",
         help="score offline forms that are switched off for disagreeing with people (to measure them)",
     )
-    args = parser.parse_args()
+    return parser.parse_args(argv)
+
+
+def measure(args: argparse.Namespace) -> list[tuple[str, str, str, str, object]]:
+    """(file, metric, set, half, Agreement) for every file and half asked for."""
     figures = []
     for set_name, half, folder in halves(args.half):
         for name in FILES:
             if args.only and name not in args.only:
                 continue
             figures.extend(run_file(set_name, half, folder / f"{name}.jsonl", name, args))
+    return figures
+
+
+def report(figures: list[tuple[str, str, str, str, object]], args: argparse.Namespace) -> None:
     print(
         f"\n== agreement with people (llm {args.llm!r}, embeddings {args.embeddings!r}"
         f"{', offline forms switched off are measured' if args.offline_form else ''})"
@@ -185,6 +198,11 @@ def main() -> None:
             f"{fmt(figure.value)} {interval:<16} {shown}"
         )
     print("   (NaN: pairs with a NaN on either side, left out of the agreement, as calibrate does)")
+
+
+def main() -> None:
+    args = parse()
+    report(measure(args), args)
 
 
 if __name__ == "__main__":

@@ -53,7 +53,7 @@ _PHRASES = {status.value: status.phrase for status in HTTPStatus}
 class Reply:
     """A scripted answer to one chat request; build it with the classmethods."""
 
-    kind: str  # text | tool_call | error | slow | malformed | truncated
+    kind: str  # text | cut_off | tool_call | error | slow | malformed | truncated
     content: str | None = None
     usage: Usage | None = None
     tool_name: str = ""
@@ -68,6 +68,11 @@ class Reply:
     def text(cls, content: str, *, usage: Usage | None = None) -> Reply:
         """200 with ``content``; ``usage=(prompt, completion)`` overrides the token counts."""
         return cls("text", content=content, usage=usage)
+
+    @classmethod
+    def cut_off(cls, content: str) -> Reply:
+        """200 with ``content`` and finish_reason "length": the answer stopped at max_tokens."""
+        return cls("cut_off", content=content)
 
     @classmethod
     def json(cls, obj: Any, *, usage: Usage | None = None) -> Reply:
@@ -304,7 +309,9 @@ def _shaped_like_input(answer: Any, body: dict[str, Any]) -> Any:
     return answer
 
 
-def _choice(index: int, content: str | None, tool: tuple[str, str] | None) -> dict[str, Any]:
+def _choice(
+    index: int, content: str | None, tool: tuple[str, str] | None, *, cut_off: bool = False
+) -> dict[str, Any]:
     """One chat choice; a tool call gets a fresh ``call_...`` id."""
     message: dict[str, Any] = {"role": "assistant", "content": content}
     if tool is not None:
@@ -312,7 +319,7 @@ def _choice(index: int, content: str | None, tool: tuple[str, str] | None) -> di
         message["tool_calls"] = [
             {"id": f"call_{uuid.uuid4().hex[:24]}", "type": "function", "function": function}
         ]
-    finish = "stop" if tool is None else "tool_calls"
+    finish = "length" if cut_off else "stop" if tool is None else "tool_calls"
     return {"index": index, "message": message, "finish_reason": finish, "logprobs": None}
 
 
@@ -646,7 +653,7 @@ class StubServer:
         usage = {"prompt_tokens": prompt, "completion_tokens": completion}
         payload = {"id": f"chatcmpl-{uuid.uuid4().hex[:24]}", "object": "chat.completion"}
         payload.update(created=int(time.time()), model=body.get("model", "stub-model"))
-        payload["choices"] = [_choice(index, content, tool) for index in range(n)]
+        payload["choices"] = [_choice(index, content, tool, cut_off=kind == "cut_off") for index in range(n)]
         payload["usage"] = {**usage, "total_tokens": prompt + completion}
         data = json.dumps(payload).encode()
         if kind == "truncated":

@@ -334,3 +334,19 @@ async def test_concurrent_identical_calls_on_a_warm_cache_each_count_as_a_hit(st
     assert len(set(map(repr, results))) == 1 and len(stub.chat_requests) == 1
     usage = warm.usage["test.judge"]
     assert (usage.calls, usage.cache_hits, usage.shared) == (0, 20, 0)
+
+
+async def test_timeouts_narrow_the_requests_in_flight(stub, chat, caplog):
+    """A server that answers one request at a time makes the ones behind it wait past the timeout: after a
+    timeout the engine halves what it sends at once (down to one), and the retries then get through."""
+    engine = CallEngine(
+        cache=False, timeout=0.5, max_concurrency=8, retry=RetryPolicy(max_retries=4, base_delay=0.01)
+    )
+    await JudgePrompt().run(chat, Passage(text="first"), engine=engine)  # the output format is settled
+    stub.push(*[Reply.slow(2.0)] * 8)  # the next eight requests hang; later ones are answered at once
+    verdicts = await asyncio.gather(
+        *(JudgePrompt().run(chat, Passage(text=f"p{i}"), engine=engine) for i in range(8))
+    )
+    assert len(verdicts) == 8
+    assert engine.in_flight_limit("chat") < 8 and engine.in_flight_limit("embeddings") == 8
+    assert "at most" in caplog.text and "in flight from now on" in caplog.text

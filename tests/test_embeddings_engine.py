@@ -59,3 +59,19 @@ async def test_texts_asked_while_every_slot_is_busy_go_out_in_one_request(stub, 
     assert [len(r.body["input"]) for r in stub.embedding_requests] == [1, 6]
     assert first.shape == (1, 64) and all(part.shape == (1, 64) for part in rest)
     assert not any(np.array_equal(rest[0], part) for part in rest[1:])  # each caller got its own vector
+
+
+def test_one_vector_per_token_is_mean_pooled_into_one_per_text(caplog):
+    """llama.cpp's server without a pooling type answers with a vector per token."""
+    from langchain_core.embeddings import Embeddings
+
+    class PerToken(Embeddings):
+        def embed_documents(self, texts):
+            return [[[1.0, 0.0], [3.0, 2.0]] for _ in texts]
+
+        def embed_query(self, text):
+            return self.embed_documents([text])[0]
+
+    matrix = CallEngine(cache=False).embed_sync(PerToken(), ["a b", "c d"], stage="t")
+    assert matrix.shape == (2, 2) and np.allclose(matrix[0], [2.0, 1.0])
+    assert "one vector per token" in caplog.text

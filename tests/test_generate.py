@@ -305,3 +305,18 @@ def test_every_kind_in_one_offline_test_set(real_graph):
     assert "refusal_correctness" in result.metrics and not any(m["errors"] for m in aggregate.values())
     declined = [result.scores("refusal_correctness")[i] for i, s in enumerate(testset) if s in refuse]
     assert len(declined) == 3 and not any(math.isnan(v) for v in declined)
+
+
+def test_a_model_whose_every_answer_is_unusable_ends_with_none_kept_and_says_why(stub, real_graph):
+    """A 135M model may answer nothing usable: that is no broken setup (unlike a bad key), so the run
+    ends with an empty test set and the reason, instead of stopping with the first error."""
+    from langchain_openai import ChatOpenAI
+
+    stub.always(Reply.text("I cannot produce JSON."))
+    llm = ChatOpenAI(base_url=stub.base_url, api_key="sk-test-mute", model="stub-model", max_retries=0)
+    testset = TestsetGenerator(llm, engine=CallEngine(cache=False)).generate(real_graph, 2, seed=1)
+    assert len(testset) == 0
+    assert any(
+        "failed and were skipped" in note and "PromptOutputError" in note
+        for note in testset.metadata["notes"]
+    )

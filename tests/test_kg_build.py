@@ -229,3 +229,25 @@ def test_headlines_are_asked_of_the_llm_only_for_long_documents_without_structur
     plain = next(d for d in kg.nodes(NodeKind.DOCUMENT) if kg.get(d)["source"] == "plain.txt")
     assert kg.get(plain)["headlines"] == ["Storage"]
     assert {kg.get(c)["section"] for c in kg.chunks_of(plain)} == {"", "Storage"}
+
+
+def test_chunks_the_model_cannot_describe_take_the_offline_facts(stub, chat, openai_embeddings, tmp_path):
+    """A small model's chunk-facts answers can be cut off or broken on every batch: the build still
+    ends, those chunks get the offline extractors' facts, and the fallbacks are counted."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    shutil.copy(PROMETHEUS_DOCS / "concepts" / "data_model.md", docs / "data_model.md")
+    stub.on_chat(
+        lambda body: (
+            Reply.text('{"p1": {"entities": ["cut') if "p1" in body["messages"][-1]["content"] else None
+        )
+    )
+    engine = CallEngine(cache=False)
+    result = build_knowledge_graph(
+        docs, llm=chat, embeddings=openai_embeddings, engine=engine, enrich="eager"
+    )
+    facts = next(s for s in result.report.stages if s.stage == "kg.chunk_facts")
+    chunks = result.kg.nodes(NodeKind.CHUNK)
+    assert facts.done == len(chunks) and not facts.failures
+    assert facts.usage.fallbacks == len(chunks)
+    assert all(result.kg.get(c)["keyphrases"] for c in chunks)

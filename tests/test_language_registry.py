@@ -78,13 +78,13 @@ def test_the_parts_reach_their_users(code):
 
 
 def _readme_language_example() -> str:
-    readme = (FOLDER.parents[1] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Languages", 1)[1]
-    return section.split("```python\n", 1)[1].split("```", 1)[0]
+    """The example file the docs show (docs/languages.md; the README links to it)."""
+    page = (FOLDER.parents[1] / "docs" / "languages.md").read_text(encoding="utf-8")
+    return page.split("```python\n# groundset/languages/sv.py", 1)[1].split("```", 1)[0]
 
 
 def test_a_new_language_file_is_all_it_takes(tmp_path, monkeypatch):
-    """The README's example file, dropped into a copy of groundset/languages, is registered (the registry
+    """The docs' example file, dropped into a copy of groundset/languages, is registered (the registry
     reads the folder, it keeps no list) and passes the parts check."""
     import importlib
     import shutil

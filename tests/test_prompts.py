@@ -48,11 +48,37 @@ async def test_falls_back_to_tools_then_to_json_text(stub, chat, engine):
         "rf" if "response_format" in r.body else "tools" if "tools" in r.body else "text"
         for r in stub.chat_requests
     ]
-    assert kinds == ["rf", "tools", "text"]
+    assert kinds == ["rf", "rf", "tools", "text"]  # json_schema, then json_object with the schema
+    assert stub.chat_requests[1].body["response_format"]["type"] == "json_object"
     assert "JSON schema" in stub.chat_requests[-1].body["messages"][0]["content"]
     # the working method is remembered: the next prompt goes straight to text
     await JudgePrompt().run(chat, Passage(text="z"), engine=engine)
-    assert "response_format" not in stub.chat_requests[-1].body and len(stub.chat_requests) == 4
+    assert "response_format" not in stub.chat_requests[-1].body and len(stub.chat_requests) == 5
+
+
+async def test_a_500_that_rejects_the_format_is_not_retried_and_json_object_is_used(stub, chat, engine):
+    """llama-cpp-python's server answers json_schema with a 500 in its validator's words: the request
+    is refused as sent, so it goes at once to json_object with the schema, remembered for the model."""
+
+    def handler(body):
+        if body.get("response_format", {}).get("type") == "json_schema":
+            return Reply.error(500, message="1 validation error: Input should be 'text' or 'json_object'")
+        return Reply.json(GOOD)
+
+    stub.on_chat(handler)
+    assert await JudgePrompt().run(chat, Passage(text="a"), engine=engine) == Verdict(**GOOD)
+    formats = [r.body["response_format"]["type"] for r in stub.chat_requests]
+    assert formats == ["json_schema", "json_object"]  # no retries of the refused request
+    assert stub.chat_requests[1].body["response_format"]["schema"]["required"] == ["supported", "reason"]
+    await JudgePrompt().run(chat, Passage(text="b"), engine=engine)
+    assert stub.chat_requests[-1].body["response_format"]["type"] == "json_object"
+    assert len(stub.chat_requests) == 3
+
+
+async def test_a_plain_500_is_still_retried(stub, chat, engine):
+    stub.push(Reply.error(500, message="internal error"), Reply.json(GOOD))
+    assert await JudgePrompt().run(chat, Passage(text="c"), engine=engine) == Verdict(**GOOD)
+    assert [r.body["response_format"]["type"] for r in stub.chat_requests] == ["json_schema", "json_schema"]
 
 
 async def test_tool_calling_answer_is_parsed(stub, chat, engine):
@@ -241,3 +267,53 @@ def test_spec_strings_and_discarded_models_do_not_pile_up_clients(stub, monkeypa
         del model
         gc.collect()
     assert len(engine._clients) <= 2
+
+
+def test_a_raw_line_break_inside_a_json_string_is_read_not_refused():
+    """llama.cpp's JSON grammar lets a model write a literal newline or tab inside a string."""
+    from groundset.core.structured import load_json
+
+    value, problem = load_json('{"supported": true, "reason": "line one\nline two\tend"}')
+    assert problem == "" and value["reason"] == "line one\nline two\tend"
+
+
+async def test_an_answer_cut_off_at_the_length_limit_is_repaired_asking_for_brevity(stub, chat, engine):
+    stub.push(Reply.cut_off('{"supported": true, "reason": "It says so, and then it goes on and on'))
+    assert await JudgePrompt().run(chat, Passage(text="long"), engine=engine) == Verdict(
+        supported=True, reason="stub"
+    )
+    repair = stub.chat_requests[1].body["messages"][-1]["content"]
+    assert "cut off at the length limit" in repair and engine.usage["test.judge"].repairs == 1
+
+
+async def test_an_answer_that_copies_the_worked_example_is_repaired(stub, chat, engine):
+    """A small model may answer with the example's output word for word, whatever the input."""
+    stub.push(Reply.json({"supported": True, "reason": "A fact."}), Reply.json(GOOD))
+    assert await JudgePrompt().run(chat, Passage(text="Grafana draws graphs."), engine=engine) == Verdict(
+        **GOOD
+    )
+    assert "worked example" in stub.chat_requests[1].body["messages"][-1]["content"]
+    # The example's own input may get the example's answer.
+    stub.push(Reply.json({"supported": True, "reason": "A fact."}))
+    same = await JudgePrompt().run(chat, Passage(text="Prometheus scrapes targets."), engine=engine)
+    assert same.reason == "A fact." and len(stub.chat_requests) == 3
+
+
+async def test_a_required_text_left_blank_is_repaired(stub, chat, engine):
+    """A small model may fill the schema with "": an empty reference must not become a sample."""
+    stub.push(Reply.json({"supported": True, "reason": "  "}), Reply.json(GOOD))
+    assert await JudgePrompt().run(chat, Passage(text="blank"), engine=engine) == Verdict(**GOOD)
+    assert "reason is empty" in stub.chat_requests[1].body["messages"][-1]["content"]
+
+
+async def test_a_server_other_than_openai_gets_max_tokens_it_reads(stub, engine):
+    """The OpenAI client sends max_completion_tokens, which llama.cpp's server ignores: a looping small
+    model then writes until its context is full. Other servers get max_tokens too (1024 by default)."""
+    from langchain_openai import ChatOpenAI
+
+    limited = ChatOpenAI(model="m", api_key="k", base_url=stub.base_url, max_tokens=300, max_retries=0)
+    await JudgePrompt().run(limited, Passage(text="a"), engine=engine)
+    assert stub.chat_requests[-1].body["max_tokens"] == 300
+    default = ChatOpenAI(model="m", api_key="k", base_url=stub.base_url, max_retries=0)
+    await JudgePrompt().run(default, Passage(text="b"), engine=engine)
+    assert stub.chat_requests[-1].body["max_tokens"] == 1024

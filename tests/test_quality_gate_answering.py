@@ -257,3 +257,12 @@ async def test_offline_prompt_form_judges_answers_without_a_model():
     answering = data.model_copy(update={"statements": {ANSWERS: "The retention period is 15 days."}})
     assert (await prompt.run(OFFLINE_LLM, answering, engine=engine)).by_key()[ANSWERS].verdict is True
     assert engine.usage.total().calls == 0 and engine.usage.total().offline == 2
+
+
+@pytest.mark.parametrize("reference", ["{{", "---", "## Retention"])
+async def test_with_a_model_a_reference_that_is_no_answer_is_rejected_before_any_call(stub, llm, reference):
+    """A 135M model wrote the reference "{{" and its own gate verdict let it through: the shape of a
+    reference is checked whoever wrote it, for free."""
+    gate = QualityGate(llm, CallEngine(cache=False))
+    assert await gate.check(sample(GOOD_Q, reference)) == NOT_AN_ANSWER
+    assert stub.chat_requests == []

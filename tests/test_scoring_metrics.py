@@ -20,6 +20,7 @@ from groundset.scoring import (
     evaluate,
 )
 from groundset.scoring.formulas import average_precision
+from groundset.scoring.metric import ScoringContext
 
 from .corpora import EXAMPLE_DOCS
 from .openai_stub import Reply
@@ -105,9 +106,28 @@ def test_faithfulness_formula_and_trace():
     assert result.trace == {"statements": statements, "supported": [True, True, False]}
 
 
-def test_faithfulness_is_nan_without_statements():
-    result = Faithfulness(llm=fake({"response": [], "reference": ["x"]})).score(SAMPLE)
-    assert math.isnan(result.value) and "no statement" in result.reason
+def test_faithfulness_judges_the_sentences_when_the_model_lists_no_statement():
+    """A small model's empty list for a response that has sentences is a failed answer, not an empty
+    response: the sentences are judged instead, and the fallback is counted."""
+    engine = CallEngine(cache=False)
+    model = fake({"response": [], "reference": ["x"]}, keyed([True, True, False]))
+    result = Faithfulness(llm=model).score(SAMPLE, ScoringContext(model, None, engine))
+    assert result.value == pytest.approx(2 / 3)
+    assert result.trace["statements"] == [
+        "Blocks are kept for 15 days.",
+        "They are compressed.",
+        "They live on the moon.",
+    ]
+    assert engine.usage.total().fallbacks == 1
+    empty = SAMPLE.model_copy(update={"response": " "})
+    nothing = Faithfulness(llm=fake({"response": [], "reference": ["x"]})).score(empty)
+    assert math.isnan(nothing.value) and "no statement" in nothing.reason
+
+
+def test_statements_the_model_cannot_give_are_the_sentences():
+    bad = "not json at all"
+    model = FakeListChatModel(responses=[bad, bad, json.dumps(keyed([True, True, True]))])
+    assert Faithfulness(llm=model).score(SAMPLE).value == 1.0
 
 
 def test_context_recall_formula():

@@ -88,8 +88,17 @@ def make_engine(cache: Path | None, no_cache: bool, max_concurrency: int, timeou
 def usage_line(usage: StageUsage, seconds: float) -> str:
     cost = f", ${usage.cost:.4f}" if usage.cost else ""
     unpriced = f" ({usage.unpriced_calls} calls unpriced)" if usage.unpriced_calls else ""
+    mended = ", ".join(
+        f"{count} {name}"
+        for name, count in (
+            ("retries", usage.retries),
+            ("repairs", usage.repairs),
+            ("fallbacks", usage.fallbacks),
+        )
+        if count
+    )
     return (
         f"model calls {usage.calls} (cache hits {usage.cache_hits}, shared {usage.shared}, "
         f"offline {usage.offline}), tokens {usage.input_tokens:,} in / {usage.output_tokens:,} out"
-        f"{cost}{unpriced}, {seconds:.1f} s"
+        f"{cost}{unpriced}{f', {mended}' if mended else ''}, {seconds:.1f} s"
     )

@@ -11,6 +11,21 @@ from pydantic import BaseModel
 from .engine import CallEngine
 from .structured import Method, bound_for, is_openai_like, request_kwargs
 
+# OpenAI's own API (no base URL, or this one) reads ``max_completion_tokens``, which the OpenAI client
+# sends for ``max_tokens``; llama.cpp's, Ollama's and vLLM's servers read ``max_tokens`` and ignore the
+# other, so a small model that loops writes until its context is full. For them the limit is sent as
+# ``max_tokens`` too, LOCAL_MAX_TOKENS when none is set (``openai:<model>?max_tokens=N`` changes it).
+OPENAI_API = "https://api.openai.com/v1"
+LOCAL_MAX_TOKENS = 1024
+
+
+def output_limit(chat: BaseChatModel) -> dict[str, int]:
+    """``{"max_tokens": N}`` for an OpenAI-compatible server that is not OpenAI's own API, else {}."""
+    base = (getattr(chat, "openai_api_base", None) or "").rstrip("/")
+    if not base or base == OPENAI_API:
+        return {}
+    return {"max_tokens": int(getattr(chat, "max_tokens", None) or LOCAL_MAX_TOKENS)}
+
 
 async def send_chat(
     chat: BaseChatModel,
@@ -25,7 +40,11 @@ async def send_chat(
     if is_openai_like(chat):
         # The format goes in as raw body fields: the SDK would otherwise re-walk the whole JSON
         # schema through its typed transforms on every request, its largest per-call cost.
-        body = {**(getattr(chat, "extra_body", None) or {}), **request_kwargs(method, output_model)}
+        body = {
+            **output_limit(chat),
+            **(getattr(chat, "extra_body", None) or {}),
+            **request_kwargs(method, output_model),
+        }
         kwargs: dict[str, Any] = {"extra_body": body}
         if n > 1:
             kwargs["n"] = n

@@ -93,11 +93,14 @@ class CallEngine:
         self._rps = requests_per_second
         self._limiter: Any = None
         self._slots: dict[str, asyncio.Semaphore] = {}  # per kind of request: "chat", "embeddings"
+        self._width: dict[str, int] = {}  # requests of a kind allowed in flight now (narrowed on timeouts)
+        self._held: list[asyncio.Task[None]] = []
         self._inflight: dict[str, asyncio.Future[Any]] = {}
         self._waiters: dict[str, int] = {}
         self._embed_queue: dict[str, tuple[Any, str | None, list[tuple[str, str]]]] = {}
         self._embed_waiting: set[str] = set()  # models with an embeddings request waiting for a slot
         self.structured_methods: dict[str, Any] = {}
+        self._method_locks: dict[str, asyncio.Lock] = {}
         self._clients = PrivateClients(max_concurrency)
 
     def loop_safe(self, model: Any) -> Any:
@@ -257,6 +260,8 @@ class CallEngine:
                 else:
                     slots.release()
             self.record(stage, errors=1)
+            if isinstance(error, asyncio.TimeoutError | TimeoutError):
+                self._narrow(kind, slots)
             if attempt > self.retry.max_retries or not is_retryable(error):
                 raise final_error(error, attempt, stage or current_stage(), self.timeout) from error
             self.record(stage, retries=1)
@@ -270,6 +275,36 @@ class CallEngine:
                 describe_failure(error),
             )
             await asyncio.sleep(wait)
+
+    def method_lock(self, identity: str) -> asyncio.Lock:
+        """Held while the first structured request to a model finds out which output format it takes."""
+        return self._method_locks.setdefault(identity, asyncio.Lock())
+
+    def in_flight_limit(self, kind: str = "chat") -> int:
+        """How many requests of ``kind`` may be in flight now: ``max_concurrency``, less after timeouts."""
+        return self._width.get(kind, self.max_concurrency)
+
+    def _narrow(self, kind: str, slots: asyncio.Semaphore) -> None:
+        """Halve the requests of ``kind`` in flight after a timeout (down to one): a server that answers one
+        request at a time (llama.cpp's Python server) makes every request behind it wait, and the wait
+        counts against the timeout. The freed width is held by a task that takes those slots for good."""
+        width = self.in_flight_limit(kind)
+        narrower = max(1, width // 2)
+        if narrower == width:
+            return
+        self._width[kind] = narrower
+        log.warning(
+            "model requests time out: at most %d %s request(s) in flight from now on (was %d)",
+            narrower,
+            kind,
+            width,
+        )
+
+        async def hold(count: int) -> None:
+            for _ in range(count):
+                await slots.acquire()
+
+        self._held.append(asyncio.ensure_future(hold(width - narrower)))
 
     def _rate_limiter(self) -> Any:
         if self._limiter is None:
@@ -443,7 +478,25 @@ async def _embed_texts(model: Any, texts: list[str]) -> tuple[list[list[float]],
         vectors = []
     if len(vectors) != len(texts):  # a glitch like a truncated body: worth another try
         raise IncompleteAnswer(f"the embeddings model returned {len(vectors)} vectors for {len(texts)} texts")
-    return vectors, None
+    return [_pooled(vector) for vector in vectors], None
+
+
+def _pooled(vector: Any) -> list[float]:
+    """One vector per text. A llama.cpp server started without a pooling type answers with one vector
+    per token: those are averaged (mean pooling), with a warning once, as the server would pool them."""
+    if len(vector) and isinstance(vector[0], list | tuple):
+        global _warned_pooling
+        if not _warned_pooling:
+            _warned_pooling = True
+            log.warning(
+                "the embeddings server returned one vector per token: averaging them (start llama.cpp's "
+                "server with a pooling type, e.g. --pooling mean, to get one vector per text)"
+            )
+        return [float(x) for x in np.asarray(vector, dtype=np.float64).mean(axis=0)]
+    return vector
+
+
+_warned_pooling = False
 
 
 def being_cancelled() -> bool:

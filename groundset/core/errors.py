@@ -37,9 +37,21 @@ class PromptOutputError(GroundsetError):
 class ModelCallError(GroundsetError):
     """A model request failed for good (after the configured retries)."""
 
-    def __init__(self, message: str, *, attempts: int, status: int | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        attempts: int,
+        status: int | None = None,
+        rejected: bool = False,
+        too_long: bool = False,
+    ) -> None:
         self.attempts = attempts
         self.status = status
+        # The server refused the request as sent (retry.is_rejection): another format may be accepted.
+        self.rejected = rejected
+        # ... because the prompt does not fit the model's context: no format would (retry.too_long).
+        self.too_long = too_long
         super().__init__(message)
 
 

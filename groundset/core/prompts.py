@@ -18,7 +18,9 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import logging
 import os
+import re
 import textwrap
 from typing import Any, ClassVar, Generic, Literal, TypeVar, get_args, get_origin, overload
 
@@ -35,10 +37,15 @@ from .models import OfflineLLM, ResolvedModel, model_identity, resolve_llm
 from .structured import (
     Method,
     first_method,
+    is_openai_like,
     output_schema,
     parse_answer,
     raw_answer,
 )
+
+log = logging.getLogger(__name__)
+_WORD = re.compile(r"[^\W\d_]{4,}")
+COPIED_EXAMPLE = "the answer repeats a worked example's answer word for word instead of answering this input"
 
 In = TypeVar("In", bound=BaseModel)
 Out = TypeVar("Out", bound=BaseModel)
@@ -131,8 +138,27 @@ class Prompt(Generic[In, Out]):
         value, problem = parse_answer(self.output_model_for(data), raw)
         if value is None:
             return None, problem
+        if self._copies_an_example(data, value):
+            return None, COPIED_EXAMPLE
+        blank = _blank_required_text(value)
+        if blank:
+            return None, f"{blank} is empty; write it"
         problem = self.validate(data, value)  # type: ignore[arg-type]
         return (value, "") if problem is None else (None, problem)  # type: ignore[return-value]
+
+    def _copies_an_example(self, data: In, value: BaseModel) -> bool:
+        """Small models often answer with a worked example's output word for word instead of reading the
+        input: an answer equal to an example's output, for an input that is not that example's."""
+        dumped = value.model_dump(mode="json")
+        given = data.model_dump(mode="json")
+        if not any(
+            dumped == o.model_dump(mode="json") and given != i.model_dump(mode="json")
+            for i, o in self.examples
+        ):
+            return False
+        # The example's answer may be this input's right answer too: then the input holds its words.
+        said = set(_WORD.findall(" ".join(_texts(dumped)).casefold()))
+        return len(said & set(_WORD.findall(" ".join(_texts(given)).casefold()))) < len(said) / 2
 
     def repair_request(self, data: In, raw: str, problem: str) -> tuple[str, type[BaseModel]]:
         """What to ask after an unusable answer, and the schema of the answer to that request."""
@@ -276,16 +302,33 @@ class Prompt(Generic[In, Out]):
     async def _ask(
         self, chat: BaseChatModel, identity: str, data: In, n: int, engine: CallEngine, stage: str
     ) -> bytes:
+        if identity in engine.structured_methods:
+            return await self._ask_settled(chat, identity, data, n, engine, stage)
+        # The first structured request to a model finds out which format it accepts; the others wait
+        # for that answer instead of each being refused the same way (found out once per model).
+        async with engine.method_lock(identity):
+            if identity not in engine.structured_methods:
+                return await self._ask_settled(chat, identity, data, n, engine, stage)
+        return await self._ask_settled(chat, identity, data, n, engine, stage)
+
+    async def _ask_settled(
+        self, chat: BaseChatModel, identity: str, data: In, n: int, engine: CallEngine, stage: str
+    ) -> bytes:
         method = engine.structured_methods.get(identity) or first_method(chat)
         while True:
             try:
                 outputs = await self._ask_with(chat, data, n, engine, stage, method)
+            except PromptOutputError:
+                engine.structured_methods[identity] = method  # accepted; the answer was what failed
+                raise
             except (ModelCallError, NotImplementedError, TypeError) as exc:
-                fallback = method.fallback()
-                unsupported = not isinstance(exc, ModelCallError) or exc.status in (400, 404, 422)
-                if fallback is None or not unsupported:
+                fallback = method.fallback(openai_like=is_openai_like(chat))
+                refused = not isinstance(exc, ModelCallError) or (exc.rejected and not exc.too_long)
+                if fallback is None or not refused:
                     raise
-                method = fallback
+                engine.record(stage, fallbacks=1)
+                log.info("%s: %s refused (%s); trying %s", stage, method.value, exc, fallback.value)
+                method = engine.structured_methods[identity] = fallback
                 continue
             engine.structured_methods[identity] = method
             return json.dumps([o.model_dump(mode="json", by_alias=True) for o in outputs]).encode("utf-8")
@@ -327,6 +370,9 @@ class Prompt(Generic[In, Out]):
         value, problem = self._checked(data, raw)
         if value is not None:
             return value
+        if (getattr(answer, "response_metadata", None) or {}).get("finish_reason") == "length":
+            # Cut off at the length limit: asking again the same way would be cut off again.
+            problem += "; the answer was cut off at the length limit, so answer again much more briefly"
         engine.record(stage, repairs=1)
         request, schema = self.repair_request(data, raw, problem)
         retry = [*messages, AIMessage(raw), HumanMessage(request)]
@@ -336,6 +382,26 @@ class Prompt(Generic[In, Out]):
         if value is None:
             raise PromptOutputError(self.name, problem2, raw2)
         return value
+
+
+def _blank_required_text(value: BaseModel) -> str:
+    """The first required text field left blank (a small model's "reference": ""), or ""."""
+    for name, field in type(value).model_fields.items():
+        text = getattr(value, name, None)
+        if field.is_required() and isinstance(text, str) and not text.strip():
+            return field.alias or name
+    return ""
+
+
+def _texts(value: Any) -> list[str]:
+    """The strings inside a dumped model (not its keys): what an answer or an input says."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [t for item in value.values() for t in _texts(item)]
+    if isinstance(value, list):
+        return [t for item in value for t in _texts(item)]
+    return []
 
 
 def _chat_model(model: Any) -> BaseChatModel | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import email.utils
 import random
+import re
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -13,6 +14,17 @@ from .errors import ModelCallError, ModelTimeoutError
 from .secrets import redact
 
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
+# Statuses a server gives a request it will never accept as sent (a format, a field it does not know).
+REJECTED_STATUS = frozenset({400, 404, 405, 415, 422})
+# A 500 that is really a rejection: some servers (llama-cpp-python's) answer a request body their
+# validator refuses with a 500 and the validator's words ("Input should be 'text' or 'json_object'").
+# Another try sends the same body: it fails the same way.
+_REJECTION_WORDS = re.compile(
+    r"input should be|validation error|extra (?:inputs|fields?) (?:are|is) not permitted|unrecognized request"
+    r"|not supported|unsupported|unknown (?:field|parameter|argument)"
+    r"|invalid (?:request|value|type|parameter)|field required|is not one of",
+    re.IGNORECASE,
+)
 MAX_RETRY_AFTER = 120.0
 
 
@@ -71,13 +83,35 @@ def retry_after_of(exc: BaseException) -> float | None:
         return None if parsed is None else max(0.0, parsed.timestamp() - time.time())
 
 
+def is_rejection(exc: BaseException) -> bool:
+    """The server refuses the request as sent (a 4xx, or a 500 in a validator's words): retrying the same
+    body is pointless, and a structured-output format it names may be swapped for the next one."""
+    status = status_of(exc) if not isinstance(exc, ModelCallError) else exc.status
+    if status in REJECTED_STATUS:
+        return True
+    return status == 500 and bool(_REJECTION_WORDS.search(str(exc)))
+
+
+_TOO_LONG = re.compile(
+    r"context (?:window|length|size)|maximum context|too many tokens|exceeds? (?:the )?(?:context|n_ctx)"
+    r"|prompt is too long",
+    re.IGNORECASE,
+)
+
+
+def too_long(exc: BaseException) -> bool:
+    """The request was refused because the prompt does not fit the model's context window."""
+    return is_rejection(exc) and bool(_TOO_LONG.search(str(exc)))
+
+
 def is_retryable(exc: BaseException) -> bool:
-    """Rate limits, server errors, timeouts and broken connections; never 4xx client mistakes."""
+    """Rate limits, server errors, timeouts and broken connections; never 4xx client mistakes, nor a 500
+    that rejects the request (see ``is_rejection``)."""
     if isinstance(exc, asyncio.TimeoutError | TimeoutError | ConnectionError | IncompleteAnswer):
         return True
     status = status_of(exc)
     if status is not None:
-        return status in RETRYABLE_STATUS
+        return status in RETRYABLE_STATUS and not is_rejection(exc)
     names = {cls.__name__ for cls in type(exc).__mro__}
     # openai / httpx transport failures that carry no status: connection reset, truncated
     # body, a non-JSON body from a proxy.
@@ -121,6 +155,8 @@ def final_error(error: Exception, attempts: int, label: str, timeout: float | No
         f"{label}: model request failed after {tries} ({describe_failure(error)})",
         attempts=attempts,
         status=status_of(error),
+        rejected=is_rejection(error),
+        too_long=too_long(error),
     )
 
 

@@ -306,7 +306,8 @@ def answer_request(messages: list[BaseMessage], kwargs: dict[str, Any], good_rat
     body = kwargs.get("extra_body") or {}
     tools = body.get("tools") or []
     function = (tools[0].get("function") or {}) if tools else {}
-    fmt = (body.get("response_format") or {}).get("json_schema") or {}
+    response_format = body.get("response_format") or {}
+    fmt = response_format.get("json_schema") or response_format  # json_object carries "schema" itself
     schema = function.get("parameters") or fmt.get("schema") or schema_in_text(messages)
     generations, out_tokens = [], 0
     for index in range(int(kwargs.get("n") or 1)):

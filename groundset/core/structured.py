@@ -1,8 +1,9 @@
 """Structured output from any LangChain chat model: json_schema, tool calling, or JSON in text.
 
 ``json_schema`` (OpenAI-style ``response_format``) is tried first; a model or server that
-rejects it falls back to forced tool calling, then to plain text with the schema in the
-prompt. Every answer is parsed here, never executed or evaluated.
+rejects it falls back to ``json_object`` with the schema (llama.cpp's servers), then to forced tool
+calling, then to plain text with the schema in the prompt. Every answer is parsed here, never
+executed or evaluated.
 """
 
 from __future__ import annotations
@@ -20,11 +21,14 @@ from pydantic import BaseModel, ValidationError
 
 class Method(StrEnum):
     JSON_SCHEMA = "json_schema"
+    # ``response_format: {"type": "json_object", "schema": ...}``: llama.cpp's servers constrain the answer
+    # to the schema this way where they refuse ``json_schema`` (OpenAI-like models only).
+    JSON_OBJECT = "json_object"
     FUNCTION_CALLING = "function_calling"
     JSON_TEXT = "json_text"
 
-    def fallback(self) -> Method | None:
-        order = list(Method)
+    def fallback(self, *, openai_like: bool = True) -> Method | None:
+        order = [m for m in Method if openai_like or m is not Method.JSON_OBJECT]
         index = order.index(self)
         return order[index + 1] if index + 1 < len(order) else None
 
@@ -72,6 +76,8 @@ def _build_request_kwargs(method: Method, output_model: type[BaseModel]) -> dict
     name, schema = tool_name(output_model), output_schema(output_model)
     if method is Method.JSON_SCHEMA:
         return {"response_format": {"type": "json_schema", "json_schema": {"name": name, "schema": schema}}}
+    if method is Method.JSON_OBJECT:
+        return {"response_format": {"type": "json_object", "schema": schema}}
     if method is Method.FUNCTION_CALLING:
         function = {"name": name, "description": f"Return the {name} result.", "parameters": schema}
         return {
@@ -122,14 +128,16 @@ def load_json(raw: str) -> tuple[Any, str]:
     fenced = _FENCE.match(text)
     if fenced:
         text = fenced.group(1).strip()
+    # strict=False: a raw line break or tab inside a string (llama.cpp's JSON grammar lets a model
+    # write them) is read as the character it is, not refused.
     try:
-        return json.loads(text), ""
+        return json.loads(text, strict=False), ""
     except json.JSONDecodeError as exc:
         start, end = text.find("{"), text.rfind("}")
         if start < 0 or end <= start:
             return None, f"not JSON ({exc.msg} at position {exc.pos})"
         try:
-            return json.loads(text[start : end + 1]), ""
+            return json.loads(text[start : end + 1], strict=False), ""
         except json.JSONDecodeError as inner:
             return None, f"not JSON ({inner.msg} at position {inner.pos})"
 

@@ -36,6 +36,9 @@ class StageUsage:
     offline: int = 0
     retries: int = 0
     repairs: int = 0
+    # Answers a model could not give in a usable form, taken another way: a structured-output format
+    # the server refused (the next one is used), an empty list where a text has statements (its sentences).
+    fallbacks: int = 0
     errors: int = 0
     input_tokens: int = 0
     output_tokens: int = 0

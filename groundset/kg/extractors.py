@@ -10,9 +10,11 @@ one, lets the text tools detect it).
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Sequence
 from typing import Any
 
+from ..core.errors import PromptOutputError
 from ..core.models import is_offline
 from ..text.entities import EntityExtractor
 from ..text.markdown import structural_headings
@@ -23,6 +25,8 @@ from .graph import KnowledgeGraph, NodeKind
 from .prompts import ChunkFacts, ChunkText, DocumentText, HeadlinesPrompt, SummaryPrompt
 from .splitters import count_tokens
 from .transform import BuildContext, StageReport, Transform, each_node
+
+logger = logging.getLogger(__name__)
 
 LONG_DOCUMENT_TOKENS = 400
 MAX_PROMPT_CHARS = 24_000
@@ -132,12 +136,16 @@ class ChunkFactsExtractor(Transform):
         groups = batches([len(i.text) for i in inputs], passages=self.batch_passages, chars=self.batch_chars)
         report = self.report(nodes)
         with ctx.progress.stage(self.name, len(nodes)) as advance:
+            failed: list[str] = []
 
             async def one(group: range) -> None:
                 keys = {f"p{i}": index for i, index in enumerate(group, start=1)}
                 batch = ChunkBatch(passages={key: inputs[index] for key, index in keys.items()})
                 try:
                     answer = await self.prompt.run(ctx.llm, batch, engine=ctx.engine, stage=self.stage)
+                except PromptOutputError as exc:  # the model answered, but nothing usable
+                    logger.info("%s: the model gave no usable facts (%s)", self.stage, exc.error)
+                    failed.extend(nodes[i] for i in group)
                 except Exception as exc:  # noqa: BLE001 - one batch's failure must not stop the build
                     report.failures += [(nodes[i], f"{type(exc).__name__}: {exc}") for i in group]
                 else:
@@ -148,6 +156,12 @@ class ChunkFactsExtractor(Transform):
                     advance()
 
             await asyncio.gather(*(one(group) for group in groups))
+        if failed:
+            # A chunk the model could not describe (a small model's cut-off or broken JSON) takes the
+            # offline extractors' facts, as a lazy build would: the build goes on, and says how many.
+            report.done += self._offline(kg, failed, ctx).done
+            ctx.engine.record(self.stage, fallbacks=len(failed))
+            logger.warning("%s: %d of %d chunks took the offline facts", self.name, len(failed), len(nodes))
         return report
 
     @staticmethod

@@ -25,6 +25,7 @@ from sklearn.preprocessing import normalize
 
 from ..core.aio import run_sync
 from ..core.engine import CallEngine, get_engine
+from ..core.errors import PromptOutputError
 from ..core.models import resolve_embeddings, resolve_llm
 from ..kg.graph import KnowledgeGraph, NodeKind
 from ..kg.scope import corpus_scope
@@ -103,26 +104,27 @@ async def apersonas_of(
     model = resolve_llm(llm).model
     engine = engine or get_engine()
     prompt = prompt or PersonaPrompt()
+    inputs = [
+        PersonaInput(
+            summaries=list(c.summaries),
+            themes=list(c.themes),
+            entities=list(c.entities),
+            keyphrases=list(c.keyphrases),
+            language=language_label(forced or c.language),
+            audience=c.audience,
+            scope=c.scope,
+        )
+        for c in clusters
+    ]
     personas = await asyncio.gather(
-        *(
-            prompt.run(
-                model,
-                PersonaInput(
-                    summaries=list(c.summaries),
-                    themes=list(c.themes),
-                    entities=list(c.entities),
-                    keyphrases=list(c.keyphrases),
-                    language=language_label(forced or c.language),
-                    audience=c.audience,
-                    scope=c.scope,
-                ),
-                engine=engine,
-                stage="personas.generate",
-            )
-            for c in clusters
-        ),
+        *(prompt.run(model, data, engine=engine, stage="personas.generate") for data in inputs),
         return_exceptions=True,
     )
+    # A persona the model answered but could not write usably (a small model) is the offline one.
+    personas = [
+        _offline_persona(prompt, data, engine) if isinstance(p, PromptOutputError) else p
+        for p, data in zip(personas, inputs, strict=True)
+    ]
     # One persona the model could not write (after retries) costs that persona, not the run.
     failed = [p for p in personas if isinstance(p, BaseException)]
     written = [(p, c) for p, c in zip(personas, clusters, strict=True) if not isinstance(p, BaseException)]
@@ -134,6 +136,12 @@ async def apersonas_of(
         log.warning("a persona could not be written and is left out: %s: %s", type(error).__name__, error)
     named = unique_names([persona for persona, _ in written])
     return [(persona, cluster) for persona, (_, cluster) in zip(named, written, strict=True)]
+
+
+def _offline_persona(prompt: PersonaPrompt, data: PersonaInput, engine: CallEngine) -> Persona:
+    log.info("a persona the model could not write usably is written offline")
+    engine.record("personas.generate", fallbacks=1)
+    return prompt.offline(data)
 
 
 def generate_personas(

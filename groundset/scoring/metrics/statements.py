@@ -13,8 +13,10 @@ retrieved; a response that declines makes no claim to check, so it is NaN (refus
 
 from __future__ import annotations
 
+import logging
 from dataclasses import replace
 
+from ...core.errors import PromptOutputError
 from ...judges.aligned import judge, numbered
 from ...judges.support import StatementsAndContext, SupportPrompt
 from ...samples.evaluation import SingleTurnSample
@@ -22,6 +24,8 @@ from ..formulas import ratio
 from ..metric import Metric, MetricResult, ScoringContext
 from ..prompts import SampleStatements, SampleTexts, StatementsPrompt
 from .refusal import DECLINES, classify, nothing_to_retrieve, out_of_scope
+
+logger = logging.getLogger(__name__)
 
 
 async def statements_of(
@@ -32,23 +36,35 @@ async def statements_of(
     atomicity: str = "standard",
     coverage: str = "standard",
 ) -> SampleStatements:
-    """The response's and the reference's statements, in one call shared by every metric of the sample."""
-    found: SampleStatements = await StatementsPrompt().run(
-        ctx.llm,
-        SampleTexts(
-            question=sample.asked() or "",
-            response=sample.response or "",
-            reference=sample.reference or "",
-            atomicity=atomicity,
-            coverage=coverage,
-        ),
-        engine=ctx.engine,
-        stage=stage,
+    """The response's and the reference's statements, in one call shared by every metric of the sample.
+
+    A model that lists no statement for a text that has sentences (small models do), or whose answer
+    stays unusable after its repair, has failed, not found the text empty: that side takes the text's
+    sentences instead, counted as a fallback."""
+    prompt = StatementsPrompt()
+    texts = SampleTexts(
+        question=sample.asked() or "",
+        response=sample.response or "",
+        reference=sample.reference or "",
+        atomicity=atomicity,
+        coverage=coverage,
     )
-    return SampleStatements(
-        response=[s.strip() for s in found.response if s.strip()],
-        reference=[s.strip() for s in found.reference if s.strip()],
-    )
+    try:
+        found: SampleStatements = await prompt.run(ctx.llm, texts, engine=ctx.engine, stage=stage)
+    except PromptOutputError as exc:
+        logger.info("%s: no usable statements from the model (%s); using the sentences", stage, exc.error)
+        found = SampleStatements(response=[], reference=[])
+    response = [s.strip() for s in found.response if s.strip()]
+    reference = [s.strip() for s in found.reference if s.strip()]
+    if (not response and texts.response.strip()) or (not reference and texts.reference.strip()):
+        split = prompt.offline(texts)
+        if not response and split.response:
+            response = split.response
+            ctx.engine.record(stage, fallbacks=1)
+        if not reference and split.reference:
+            reference = split.reference
+            ctx.engine.record(stage, fallbacks=1)
+    return SampleStatements(response=response, reference=reference)
 
 
 async def supported(

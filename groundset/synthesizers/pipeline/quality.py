@@ -67,8 +67,9 @@ class QualityGate:
     ) -> str | None:
         """None when the sample passes, else the rejection reason (a short label).
 
-        Offline (no model), the checks are structural: the reference must look like an answer (not a
-        heading, list stub or markup), hold every one of ``answer_slots`` (e.g. the subject and answer a
+        The reference must look like an answer (a content word, not a heading, list stub or markup),
+        whoever wrote it. Offline (no model), the other checks are structural too: it must hold every one
+        of ``answer_slots`` (e.g. the subject and answer a
         templated question was written from) and the question's focus term (case-insensitive,
         whitespace-normalised, the last word singular or plural). With a model, ``answer_slots`` are not
         used (a model writes its own reference): the ``"answers"`` verdict decides. At most one model call
@@ -83,11 +84,13 @@ class QualityGate:
             leak = len(answer_words & set(content_words(question, written.question))) / len(answer_words)
             if leak > self.max_answer_leak:
                 return "trivial: question contains its answer"
-        if self.offline:
-            if shape_problem(reference):
-                return NOT_AN_ANSWER
-            if not all(mentions(reference, slot) for slot in answer_slots) or not mentions_focus(sample):
-                return NOT_ANSWERING
+        # Whoever wrote it, a reference with no word or in the shape of markup ("{{", a heading) is no
+        # answer: a small model's gate verdict may call it one.
+        if not answer_words or shape_problem(reference):
+            return NOT_AN_ANSWER
+        slots_missing = not all(mentions(reference, slot) for slot in answer_slots)
+        if self.offline and (slots_missing or not mentions_focus(sample)):
+            return NOT_ANSWERING
         statements = split_sentences(reference, written.reference)[:MAX_STATEMENTS] or [reference]
         context_words = set(content_words(" ".join(sample.reference_contexts), written.contexts))
         extractive = all(
