@@ -71,7 +71,8 @@ class AnswerRelevancy(Metric):
     offline_measures = (
         "coverage of the question's parts by what the response's clauses add to the question (embedding "
         "cosines, halved for a part whose kind of answer, such as a date, number or name, is missing) x "
-        "the share of sentences on topic; 0 for a refusal, or when every clause hedges or restates the "
+        "the share of sentences on topic x how much of the question's subject the response names (0.5 to "
+        "1); 0 for a refusal, or when every clause hedges or restates the "
         "question; the LLM form compares the question with questions written back from the response"
     )
 
