@@ -114,7 +114,7 @@ def calibrate(
         return
     agreement = run(
         load_labels(labels),
-        chosen(offline_form=True) if offline_form else chosen(),
+        chosen(offline_form=offline_form),
         llm=llm,
         embeddings=embeddings,
         engine=make_engine(cache, no_cache, max_concurrency, timeout),
