@@ -90,6 +90,9 @@ def nan_reasons(run_file: Path) -> tuple[int, collections.Counter[str]]:
 def step(title: str, output: str, seconds: float, again: str, again_seconds: float) -> None:
     print(f"\n== {title}: {seconds:.0f} s; {usage_of(output)}")
     print(f"   again from the cache: {again_seconds:.1f} s; {usage_of(again)}")
+    for line in output.splitlines():  # the structured-output format the server was found to take
+        if "is used for it from now on" in line:
+            print(f"   output format: {line.strip()}")
 
 
 def main() -> None:
@@ -116,7 +119,7 @@ def run(args: argparse.Namespace, work: Path) -> None:
         (docs / page).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(DOCS / page, docs / page)
     with llama_server(work / "server.log") as base:
-        llm = f"openai:smollm2?base_url={base}&max_tokens=512"
+        llm = f"openai:smollm2?base_url={base}&max_tokens=256"
         env = {**os.environ, "OPENAI_API_KEY": "sk-local"}
         env.pop("GROUNDSET_LLM", None)
         common = ("--llm", llm, "--cache", work / "cache", "--max-concurrency", args.concurrency, "-q")

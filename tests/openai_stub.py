@@ -53,7 +53,7 @@ _PHRASES = {status.value: status.phrase for status in HTTPStatus}
 class Reply:
     """A scripted answer to one chat request; build it with the classmethods."""
 
-    kind: str  # text | cut_off | tool_call | error | slow | malformed | truncated
+    kind: str  # text | cut_off | tool_call | error | slow | malformed | truncated | no_choices
     content: str | None = None
     usage: Usage | None = None
     tool_name: str = ""
@@ -102,6 +102,11 @@ class Reply:
     def malformed_body(cls) -> Reply:
         """200, Content-Type application/json, but the body is not valid JSON."""
         return cls("malformed")
+
+    @classmethod
+    def no_choices(cls) -> Reply:
+        """200 with a well-formed chat.completion whose ``choices`` list is empty."""
+        return cls("no_choices", content="")
 
     @classmethod
     def truncated(cls) -> Reply:
@@ -654,6 +659,8 @@ class StubServer:
         payload = {"id": f"chatcmpl-{uuid.uuid4().hex[:24]}", "object": "chat.completion"}
         payload.update(created=int(time.time()), model=body.get("model", "stub-model"))
         payload["choices"] = [_choice(index, content, tool, cut_off=kind == "cut_off") for index in range(n)]
+        if kind == "no_choices":
+            payload["choices"] = []
         payload["usage"] = {**usage, "total_tokens": prompt + completion}
         data = json.dumps(payload).encode()
         if kind == "truncated":

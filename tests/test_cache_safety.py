@@ -28,7 +28,7 @@ from pydantic import SecretStr
 from typer.testing import CliRunner
 
 from groundset.cli import app, main
-from groundset.core import CallCache, CallEngine, PromptOutputError, model_identity
+from groundset.core import CallCache, CallEngine, PromptOutputError, RetryPolicy, model_identity
 from groundset.core.aio import on_engine
 from groundset.judges import StatementsAndContext, SupportPrompt, numbered
 from groundset.scoring import ContextPrecision, EvaluationDataset, SingleTurnSample, aevaluate
@@ -657,3 +657,32 @@ async def test_a_request_keeps_its_slot_until_its_answer_is_on_disk(stub, chat, 
 
     assert len(await on_engine(ask_three())) == 3
     assert stored_at_arrival == [0, 1, 2]
+
+
+async def test_a_failed_computation_leaves_no_slot_behind(tmp_path):
+    """One part of a computation fails (an answer that stayed unusable) while a sibling request is still
+    in flight: that sibling's slot comes back when it ends. It was kept for good before, and with every
+    slot lost so, the next request waited forever (a real model's evaluate run hung this way)."""
+    engine = CallEngine(cache=tmp_path / "cache", max_concurrency=1, retry=RetryPolicy(max_retries=0))
+
+    async def answered(delay: float) -> tuple[bytes, None]:
+        await asyncio.sleep(delay)
+        return b"{}", None
+
+    async def part(delay: float, fails: bool) -> bytes:
+        value = await engine.request(None, "test", lambda: answered(delay))
+        if fails:
+            raise ValueError("this answer stayed unusable")
+        return value
+
+    async def compute() -> bytes:
+        first, second = await asyncio.gather(part(0.0, True), part(0.05, False))
+        return first + second
+
+    async def fail_then_ask_again() -> bytes:
+        with pytest.raises(ValueError, match="unusable"):
+            await engine.cached("key", "test", compute, "chat")
+        await asyncio.sleep(0.2)  # the sibling's request ends after its computation failed
+        return await asyncio.wait_for(engine.request(None, "test", lambda: answered(0.0)), 5)
+
+    assert await on_engine(fail_then_ask_again()) == b"{}"

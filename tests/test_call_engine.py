@@ -350,3 +350,25 @@ async def test_timeouts_narrow_the_requests_in_flight(stub, chat, caplog):
     assert len(verdicts) == 8
     assert engine.in_flight_limit("chat") < 8 and engine.in_flight_limit("embeddings") == 8
     assert "at most" in caplog.text and "in flight from now on" in caplog.text
+
+
+async def test_one_unusable_answer_of_n_stops_its_siblings_repairs():
+    """When one of n answers fails for good, the prompt fails whatever the others give: their pending
+    work (a repair request each) is cancelled instead of paid for and thrown away."""
+    from groundset.core.aio import all_or_nothing
+
+    finished: list[str] = []
+
+    async def part(name: str, delay: float, fails: bool) -> str:
+        await asyncio.sleep(delay)
+        if fails:
+            raise ValueError(f"{name} stayed unusable")
+        finished.append(name)
+        return name
+
+    assert await all_or_nothing(part("a", 0.0, False), part("b", 0.01, False)) == ["a", "b"]
+    finished.clear()
+    with pytest.raises(ValueError, match="b stayed unusable"):
+        await all_or_nothing(part("a", 0.0, False), part("b", 0.01, True), part("c", 5.0, False))
+    await asyncio.sleep(0.05)
+    assert finished == ["a"]  # c was cancelled, not left running

@@ -56,7 +56,9 @@ async def test_falls_back_to_tools_then_to_json_text(stub, chat, engine):
     assert "response_format" not in stub.chat_requests[-1].body and len(stub.chat_requests) == 5
 
 
-async def test_a_500_that_rejects_the_format_is_not_retried_and_json_object_is_used(stub, chat, engine):
+async def test_a_500_that_rejects_the_format_is_not_retried_and_json_object_is_used(
+    stub, chat, engine, caplog
+):
     """llama-cpp-python's server answers json_schema with a 500 in its validator's words: the request
     is refused as sent, so it goes at once to json_object with the schema, remembered for the model."""
 
@@ -73,6 +75,8 @@ async def test_a_500_that_rejects_the_format_is_not_retried_and_json_object_is_u
     await JudgePrompt().run(chat, Passage(text="b"), engine=engine)
     assert stub.chat_requests[-1].body["response_format"]["type"] == "json_object"
     assert len(stub.chat_requests) == 3
+    said = [r.getMessage() for r in caplog.records if "from now on" in r.getMessage()]
+    assert said == ["stub-model refused json_schema output; json_object is used for it from now on"]
 
 
 async def test_a_plain_500_is_still_retried(stub, chat, engine):
@@ -98,6 +102,14 @@ async def test_malformed_json_gets_exactly_one_repair_then_a_typed_error(stub, c
     repair = stub.chat_requests[1].body["messages"]
     assert repair[-2]["role"] == "assistant" and "cannot be used" in repair[-1]["content"]
     assert engine.usage["test.judge"].repairs == 1
+
+
+async def test_a_repair_request_answered_with_no_choices_is_a_typed_error(stub, chat, engine):
+    stub.push(Reply.text("not json"), Reply.no_choices())
+    with pytest.raises(PromptOutputError) as caught:
+        await JudgePrompt().run(chat, Passage(text="empty repair"), engine=engine)
+    assert len(stub.chat_requests) == 2
+    assert "not JSON" in caught.value.error and "got no answer at all" in caught.value.error
 
 
 async def test_schema_violating_answer_is_treated_the_same_way(stub, chat, engine):
@@ -292,7 +304,10 @@ async def test_an_answer_that_copies_the_worked_example_is_repaired(stub, chat, 
     assert await JudgePrompt().run(chat, Passage(text="Grafana draws graphs."), engine=engine) == Verdict(
         **GOOD
     )
-    assert "worked example" in stub.chat_requests[1].body["messages"][-1]["content"]
+    # Asked afresh without the examples (shown them again, such a model copies them again).
+    again = stub.chat_requests[1].body["messages"]
+    assert len(again) == 2 and "Example 1" not in again[0]["content"]
+    assert "Example 1" in stub.chat_requests[0].body["messages"][0]["content"]
     # The example's own input may get the example's answer.
     stub.push(Reply.json({"supported": True, "reason": "A fact."}))
     same = await JudgePrompt().run(chat, Passage(text="Prometheus scrapes targets."), engine=engine)

@@ -266,3 +266,21 @@ async def test_with_a_model_a_reference_that_is_no_answer_is_rejected_before_any
     gate = QualityGate(llm, CallEngine(cache=False))
     assert await gate.check(sample(GOOD_Q, reference)) == NOT_AN_ANSWER
     assert stub.chat_requests == []
+
+
+async def test_with_a_model_a_sample_in_another_language_than_asked_is_rejected_before_any_call(stub, llm):
+    """Small models answer German documents in English: a sample written in a language other than the one
+    asked is rejected for free; a text too short or mixed to tell passes on to the verdict."""
+    from groundset.synthesizers.pipeline.quality import WRONG_LANGUAGE, Written
+
+    gate = QualityGate(llm, CallEngine(cache=False))
+    german = Written(question="de", reference="de", contexts="de")
+    english = sample(GOOD_Q, "Prometheus stores its data on the local disk, in a custom format of its own.")
+    assert await gate.check(english, written=german) == WRONG_LANGUAGE
+    assert stub.chat_requests == []
+    assert await gate.check(english, written=Written(question="en", reference="en")) is None
+    deutsch = sample(
+        "Wo speichert Prometheus seine Daten?",
+        "Prometheus speichert die Daten auf der lokalen Festplatte in einem eigenen Format.",
+    )
+    assert await gate.check(deutsch, written=german) != WRONG_LANGUAGE

@@ -66,7 +66,7 @@ def work(tmp_path_factory: pytest.TempPathFactory, server: str) -> Iterator[dict
     os.environ["OPENAI_API_KEY"] = "sk-local-test"
     os.environ.pop("GROUNDSET_LLM", None)
     os.environ.pop("OPENAI_BASE_URL", None)
-    spec = f"openai:smollm2?base_url={server}&max_tokens=256"  # short answers: the tier runs in CI
+    spec = f"openai:smollm2?base_url={server}&max_tokens=128"  # short answers: the tier runs in CI
     try:
         yield {"root": root, "llm": spec, "cache": root / "cache"}
     finally:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import threading
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Coroutine
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -56,6 +56,25 @@ async def on_engine(coro: Coroutine[Any, Any, T]) -> T:
     except asyncio.CancelledError:
         future.cancel()
         raise
+
+
+async def all_or_nothing(*aws: Awaitable[T]) -> list[T]:
+    """Like ``asyncio.gather``, but the first failure cancels the others before it is raised: when one
+    part failing makes the whole useless (one of n answers stayed unusable), its siblings must not go on
+    paying for requests nobody will read."""
+    tasks = [asyncio.ensure_future(aw) for aw in aws]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+    finally:  # also when the caller itself is cancelled
+        pending = [task for task in tasks if not task.done()]
+        for task in pending:
+            task.cancel()
+        if pending:
+            await asyncio.wait(pending)
+    for task in tasks:
+        if not task.cancelled() and task.exception() is not None:
+            raise task.exception()  # type: ignore[misc]
+    return [task.result() for task in tasks]
 
 
 def run_sync(coro: Coroutine[Any, Any, T]) -> T:

@@ -39,14 +39,17 @@ class _KeptSlots:
     """The slots of one computation's finished requests, kept until its answer is in the cache.
 
     A slot is released at once instead when another request of the same computation waits for one, and
-    every kept slot is released before the computation asks for another: it never waits on itself."""
+    every kept slot is released before the computation asks for another: it never waits on itself. Once
+    the computation has ended (``close``), a request of it still in flight (a sibling of the part that
+    failed) gives its slot back at once: a slot kept past the end would never be released."""
 
     def __init__(self) -> None:
         self.slots: list[asyncio.Semaphore] = []
         self.waiting = 0
+        self.closed = False
 
     def keep(self, slot: asyncio.Semaphore) -> None:
-        if self.waiting:
+        if self.waiting or self.closed:
             slot.release()
         else:
             self.slots.append(slot)
@@ -54,6 +57,10 @@ class _KeptSlots:
     def release(self) -> None:
         while self.slots:
             self.slots.pop().release()
+
+    def close(self) -> None:
+        self.closed = True
+        self.release()
 
 
 _kept: ContextVar[_KeptSlots | None] = ContextVar("groundset_kept_slots", default=None)
@@ -197,7 +204,7 @@ class CallEngine:
                 await self.cache.written([key], WRITE_WAIT_SECONDS)
         finally:
             _kept.reset(token)
-            kept.release()
+            kept.close()
         return value, False
 
     def _give_up(self, key: str, task: asyncio.Future[Any]) -> None:
@@ -443,7 +450,7 @@ class CallEngine:
             if not isinstance(exc, Exception):
                 raise
         finally:
-            kept.release()
+            kept.close()
 
     def embed_sync(self, model: Any, texts: Sequence[str], *, stage: str | None = "embeddings") -> np.ndarray:
         return run_sync(self.embed(model, texts, stage=stage))

@@ -15,7 +15,6 @@ the rendered template go into the cache key, so an override never reuses stale a
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import json
 import logging
@@ -28,12 +27,12 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel
 
-from .aio import on_engine, run_sync
+from .aio import all_or_nothing, on_engine, run_sync
 from .chat_request import send_chat
 from .engine import CallEngine, get_engine
 from .errors import ConfigError, ModelCallError, OfflineUnsupported, PromptOutputError
 from .hashing import canonical_json, stable_hash
-from .models import OfflineLLM, ResolvedModel, model_identity, resolve_llm
+from .models import OfflineLLM, ResolvedModel, model_identity, model_name, resolve_llm
 from .structured import (
     Method,
     first_method,
@@ -181,7 +180,9 @@ class Prompt(Generic[In, Out]):
         return None
 
     # -- rendering ------------------------------------------------------------------------
-    def messages(self, data: In, *, schema_in_text: bool = False) -> list[BaseMessage]:
+    def messages(
+        self, data: In, *, schema_in_text: bool = False, with_examples: bool = True
+    ) -> list[BaseMessage]:
         """The chat messages sent for ``data`` (system: task, examples, data notice; human: the input as
         one line of JSON, so no text in it can end its string or start a line of its own)."""
         parts = [self.instruction.strip()]
@@ -190,7 +191,7 @@ class Prompt(Generic[In, Out]):
             parts.append(
                 "Answer with one JSON object, and nothing else, that follows this JSON schema:\n" + schema
             )
-        for i, (ex_in, ex_out) in enumerate(self.examples, 1):
+        for i, (ex_in, ex_out) in enumerate(self.examples if with_examples else [], 1):
             shown = ex_out.model_dump_json(by_alias=True)
             parts.append(f"Example {i}\nInput: {ex_in.model_dump_json()}\nOutput: {shown}")
         parts.append(DATA_NOTICE)
@@ -315,23 +316,40 @@ class Prompt(Generic[In, Out]):
         self, chat: BaseChatModel, identity: str, data: In, n: int, engine: CallEngine, stage: str
     ) -> bytes:
         method = engine.structured_methods.get(identity) or first_method(chat)
+        refused: list[str] = []
         while True:
             try:
                 outputs = await self._ask_with(chat, data, n, engine, stage, method)
             except PromptOutputError:
-                engine.structured_methods[identity] = method  # accepted; the answer was what failed
+                self._settle_method(engine, identity, chat, method, refused)  # the answer was what failed
                 raise
             except (ModelCallError, NotImplementedError, TypeError) as exc:
                 fallback = method.fallback(openai_like=is_openai_like(chat))
-                refused = not isinstance(exc, ModelCallError) or (exc.rejected and not exc.too_long)
-                if fallback is None or not refused:
+                rejected = not isinstance(exc, ModelCallError) or (exc.rejected and not exc.too_long)
+                if fallback is None or not rejected:
                     raise
                 engine.record(stage, fallbacks=1)
                 log.info("%s: %s refused (%s); trying %s", stage, method.value, exc, fallback.value)
+                refused.append(method.value)
                 method = engine.structured_methods[identity] = fallback
                 continue
-            engine.structured_methods[identity] = method
+            self._settle_method(engine, identity, chat, method, refused)
             return json.dumps([o.model_dump(mode="json", by_alias=True) for o in outputs]).encode("utf-8")
+
+    @staticmethod
+    def _settle_method(
+        engine: CallEngine, identity: str, chat: BaseChatModel, method: Method, refused: list[str]
+    ) -> None:
+        """Keep the output format the model took for the rest of the run; say so once when it is not
+        the first one tried (a user of a local server learns what it accepts)."""
+        engine.structured_methods[identity] = method
+        if refused:
+            log.warning(
+                "%s refused %s output; %s is used for it from now on",
+                model_name(chat),
+                " and ".join(refused),
+                method.value,
+            )
 
     async def _ask_with(
         self, chat: BaseChatModel, data: In, n: int, engine: CallEngine, stage: str, method: Method
@@ -340,7 +358,7 @@ class Prompt(Generic[In, Out]):
         schema = self.output_model_for(data)
         answers = await send_chat(chat, messages, method, schema, n, engine, stage)
         while len(answers) < n:  # models that ignore n: ask again for the rest
-            more = await asyncio.gather(
+            more = await all_or_nothing(
                 *(
                     send_chat(chat, messages, method, schema, 1, engine, stage)
                     for _ in range(n - len(answers))
@@ -350,7 +368,7 @@ class Prompt(Generic[In, Out]):
             if not extra:
                 raise PromptOutputError(self.name, "the model returned no answer at all", "")
             answers += extra
-        results = await asyncio.gather(
+        results = await all_or_nothing(
             *(self._parse_or_repair(chat, data, messages, m, method, engine, stage) for m in answers[:n])
         )
         return list(results)
@@ -374,11 +392,20 @@ class Prompt(Generic[In, Out]):
             # Cut off at the length limit: asking again the same way would be cut off again.
             problem += "; the answer was cut off at the length limit, so answer again much more briefly"
         engine.record(stage, repairs=1)
-        request, schema = self.repair_request(data, raw, problem)
-        retry = [*messages, AIMessage(raw), HumanMessage(request)]
-        (second,) = await send_chat(chat, retry, method, schema, 1, engine, stage)
-        raw2 = raw_answer(second, method)
-        value, problem2 = self._checked_repair(data, raw, raw2)
+        if problem == COPIED_EXAMPLE:
+            # A model that copied the worked example copies it again when shown it again: ask afresh
+            # with the instruction and the input only.
+            bare = self.messages(data, schema_in_text=method is Method.JSON_TEXT, with_examples=False)
+            retry, schema, check = bare, self.output_model_for(data), self._checked
+        else:
+            request, schema = self.repair_request(data, raw, problem)
+            retry = [*messages, AIMessage(raw), HumanMessage(request)]
+            check = functools.partial(self._checked_repair, first_raw=raw)
+        seconds = await send_chat(chat, retry, method, schema, 1, engine, stage)
+        if not seconds:  # a 200 with no choices
+            raise PromptOutputError(self.name, f"{problem}; the repair request got no answer at all", raw)
+        raw2 = raw_answer(seconds[0], method)
+        value, problem2 = check(data, raw=raw2)
         if value is None:
             raise PromptOutputError(self.name, problem2, raw2)
         return value

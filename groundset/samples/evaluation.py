@@ -13,6 +13,7 @@ from langchain_core.messages import BaseMessage
 from pydantic import BaseModel, ConfigDict, ValidationError, field_serializer, field_validator
 
 from ..core.errors import ConfigError
+from ..core.records import repair_surrogates
 from .columns import check_names, keep_in_metadata
 from .messages import ToolCallSpec, check_conversation, kind, message_to_dict, tool_call_spec
 
@@ -37,13 +38,15 @@ def _string_list(value: object) -> list[str] | None:
     for index, item in enumerate(value):
         if not isinstance(item, str):
             raise ValueError(f"must be a list of strings, item {index} is {kind(item)}")
-    return list(value)
+    return [repair_surrogates(item)[0] for item in value]
 
 
 def _string(value: object) -> object:
+    """A string with any lone UTF-16 surrogate made U+FFFD (not Unicode: a tokenizer cannot encode it;
+    files read by groundset are repaired the same way, with a warning)."""
     if value is not None and not isinstance(value, str):
         raise ValueError(f"must be a string, got {kind(value)}")
-    return value
+    return repair_surrogates(value)[0] if value is not None else None
 
 
 def _metadata(value: object) -> object:

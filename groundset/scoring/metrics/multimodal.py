@@ -46,8 +46,10 @@ class VisualPrompt(Prompt[VisualEvidence, VisualVerdict]):
     sha256 (or its http URL) in place of its bytes.
     """
 
-    def messages(self, data: VisualEvidence, *, schema_in_text: bool = False) -> list[BaseMessage]:
-        system = super().messages(data, schema_in_text=schema_in_text)[0]
+    def messages(
+        self, data: VisualEvidence, *, schema_in_text: bool = False, with_examples: bool = True
+    ) -> list[BaseMessage]:
+        system = super().messages(data, schema_in_text=schema_in_text, with_examples=with_examples)[0]
         head = (
             {"question": data.question, "response": data.response}
             if data.question

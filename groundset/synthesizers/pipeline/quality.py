@@ -23,7 +23,7 @@ from ...core.models import ResolvedModel, is_offline, resolve_llm
 from ...judges.aligned import judge, numbered
 from ...judges.sample_check import ANSWERS, SampleCheckPrompt, SampleToCheck, answer_shape_problem
 from ...samples.testset import TestsetSample
-from ...text.language import script_language
+from ...text.language import detect_language, script_language
 from ...text.lexical import content_words, lexical_support
 from ...text.lexical import words as word_tokens
 from ...text.sentences import split_sentences
@@ -34,6 +34,7 @@ EXTRACTIVE_SUPPORT = 1.0  # all content words present: the statement is copied f
 UNSUPPORTED = "reference not supported by its contexts"
 NOT_ANSWERING = "reference does not answer the question"
 NOT_AN_ANSWER = "reference is not an answer (heading, list stub or markup)"
+WRONG_LANGUAGE = "written in another language than asked"
 ABSTRACT = "multi_hop_abstract"  # its terms[0] is a theme, not a word the reference must hold
 _MIN_ANSWER_WORDS = 4
 _CJK_TERMINALS = ("。", "！", "？", ".", "!", "?", "」", "』", "”")
@@ -79,6 +80,8 @@ class QualityGate:
             return "empty question or reference"
         if _word_count(question) < self.min_question_words:
             return "trivial: question too short"
+        if not self.offline and _wrong_language(question, reference, written):
+            return WRONG_LANGUAGE
         answer_words = set(content_words(reference, written.reference))
         if answer_words:
             leak = len(answer_words & set(content_words(question, written.question))) / len(answer_words)
@@ -114,6 +117,18 @@ class QualityGate:
         if ANSWERS in items and not judged.verdicts[ANSWERS].verdict:
             return NOT_ANSWERING
         return None
+
+
+def _wrong_language(question: str, reference: str, written: Written) -> bool:
+    """Whether a model wrote the sample in a language other than the one asked (small models answer
+    German documents in English). Only a language told with confidence counts: a short or mixed text
+    whose language cannot be told passes."""
+    asked = written.question
+    if not asked:
+        return False
+    text = f"{question}\n{reference}" if written.reference == asked else question
+    told = detect_language(text, default="")
+    return bool(told) and told != asked
 
 
 def mentions_focus(sample: TestsetSample) -> bool:
