@@ -113,6 +113,7 @@ def run_file(
         embeddings=args.embeddings,
         show_progress=False,
         cache=args.cache,
+        max_concurrency=args.max_concurrency,
     )
     seconds = time.perf_counter() - start
     out = []
@@ -159,6 +160,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--llm", default="offline", help="judge model spec (default: offline)")
     parser.add_argument("--embeddings", default="offline", help="embeddings spec (default: offline)")
     parser.add_argument("--cache", action="store_true", help="use the call cache (LLM runs)")
+    parser.add_argument(
+        "--max-concurrency", type=int, default=16, help="model requests in flight (2 for a local server)"
+    )
     parser.add_argument(
         "--limit", type=int, default=0, help="only the first N pairs of each file (slow models)"
     )

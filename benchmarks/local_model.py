@@ -168,7 +168,10 @@ def run(args: argparse.Namespace, work: Path) -> None:
             print("\n== score --target baseline: skipped, generate kept no sample")
 
         if args.pairs:
-            judge_args = judge_bench.parse(["--half", "dev", "--limit", str(args.pairs), "--llm", llm])
+            judge_args = judge_bench.parse(
+                ["--half", "dev", "--limit", str(args.pairs), "--llm", llm]
+                + ["--max-concurrency", str(args.concurrency)]  # a 16-wide queue times out first
+            )
             os.environ["OPENAI_API_KEY"] = "sk-local"
             start = time.perf_counter()
             figures = judge_bench.measure(judge_args)
