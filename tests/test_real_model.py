@@ -28,6 +28,8 @@ from groundset.cli import main
 from .corpora import EXAMPLE_DOCS
 from .llama_server import ServerUnavailable, llama_server
 
+# The tests share the module's server and build on each other (kg, then generate, then score): under
+# pytest-xdist's --dist loadscope (pyproject's addopts) one worker runs the module in order.
 pytestmark = [pytest.mark.real_model, pytest.mark.slow]
 
 PAGES = ("concepts/jobs_instances.md", "practices/pushing.md")
@@ -138,10 +140,7 @@ def test_generate_keeps_only_samples_that_passed_the_gate(work, capsys):
     for sample in samples:  # each passed the gate: a question, an answer with words, its contexts
         assert sample["user_input"].strip() and sample["reference_contexts"], sample
         assert any(ch.isalpha() for ch in sample["reference"]), sample
-    code, again = run(capsys, *args[:-1], root / "testset-again.jsonl", "--llm", llm, "--cache", cache, "-q")
-    assert code == 0 and model_calls(again) <= model_calls(out), again
-    if samples:  # what was kept came from usable, cached answers
-        assert cache_hits(again) > 0, again
+    # no rerun here: the kg build and evaluate tests show the cache, and the tier must fit CI's time
 
 
 def test_evaluate_ten_rows_scores_or_explains_every_cell(work, capsys):
@@ -172,7 +171,7 @@ def test_score_the_baseline_on_the_generated_test_set(work, capsys):
     if not any('"user_input"' in line for line in lines):
         testset = root / "offline-testset.jsonl"
         code, out = run(
-            capsys, "generate", "--kg", root / "kg", "-n", "4", "--out", testset, "--llm", "offline", "-q"
+            capsys, "generate", "--kg", root / "kg", "-n", "2", "--out", testset, "--llm", "offline", "-q"
         )
         assert code == 0, out
     args = (
