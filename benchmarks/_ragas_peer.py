@@ -1,7 +1,8 @@
 """The peer (ragas) on the same rows and server, run by benchmarks/local_model.py with a side Python.
 
 ragas is never a dependency of groundset: this file imports nothing of ours and runs only in an
-environment where ragas is installed. Prints one line: cells scored of cells, and wall seconds.
+environment where ragas is installed. Prints one line: cells scored of cells, wall seconds, and NaN
+cells by metric.
 
 Usage: python _ragas_peer.py ROWS.jsonl BASE_URL [IN_FLIGHT]
 
@@ -47,7 +48,6 @@ data = Dataset.from_list(
 llm = ChatOpenAI(
     model="smollm2", base_url=sys.argv[2], api_key="sk-local", max_tokens=256, extra_body={"max_tokens": 256}
 )
-start = time.perf_counter()
 
 
 class HashedWords(Embeddings):
@@ -67,6 +67,7 @@ class HashedWords(Embeddings):
 
 workers = int(sys.argv[3]) if len(sys.argv) > 3 else 2
 config = RunConfig(max_workers=workers)
+start = time.perf_counter()
 frame = evaluate(data, metrics=METRICS, llm=llm, embeddings=HashedWords(), run_config=config).to_pandas()
 cells = frame[[m.name for m in METRICS if m.name in frame.columns]]
 scored = cells.size - int(cells.isna().sum().sum())
