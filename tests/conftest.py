@@ -50,7 +50,7 @@ def pytest_terminal_summary(terminalreporter):
 
 
 def pytest_collection_modifyitems(config, items):
-    """The real_model tier first: it is the longest part of the run (~18 minutes through a 135M model on
+    """The real_model tier first: it is the longest part of the run (~12 minutes through a 135M model on
     2 cores), one module and so one worker under ``--dist loadscope``, and it must start at once while
     the other workers take the rest; queued behind the rest it would run alone at the end."""
     items.sort(key=lambda item: item.get_closest_marker("real_model") is None)

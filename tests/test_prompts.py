@@ -77,6 +77,11 @@ async def test_a_500_that_rejects_the_format_is_not_retried_and_json_object_is_u
     assert len(stub.chat_requests) == 3
     said = [r.getMessage() for r in caplog.records if "from now on" in r.getMessage()]
     assert said == ["stub-model refused json_schema output; json_object is used for it from now on"]
+    # what the server takes belongs to the model and server, not to one chat object's sampling settings:
+    # a writer at another temperature goes straight to json_object too
+    await JudgePrompt().run(chat.model_copy(update={"temperature": 0.9}), Passage(text="c"), engine=engine)
+    assert [r.body["response_format"]["type"] for r in stub.chat_requests[3:]] == ["json_object"]
+    assert engine.usage.total().fallbacks == 1
 
 
 async def test_a_plain_500_is_still_retried(stub, chat, engine):
@@ -132,6 +137,26 @@ async def test_n_outputs_come_from_one_request(stub, chat, engine):
     outs = await SplitPrompt().run(chat, Passage(text="a. b."), n=3, engine=engine)
     assert len(outs) == 3 and all(isinstance(o, Statements) for o in outs)
     assert len(stub.chat_requests) == 1 and stub.chat_requests[0].body["n"] == 3
+
+
+async def test_a_server_that_refuses_n_is_asked_one_answer_at_a_time(stub, chat, engine, caplog):
+    """llama.cpp's server refuses more answers per request than it has slots (a 400 naming n): the
+    answers are asked one per request, and the model is not sent n > 1 again."""
+
+    def handler(body):
+        if body.get("n", 1) > 2:
+            return Reply.error(400, message="Field 'n': Value must be between 1 <= value <= 2, but got 3")
+        return None
+
+    stub.on_chat(handler)
+    outs = await SplitPrompt().run(chat, Passage(text="a. b."), n=3, engine=engine)
+    assert len(outs) == 3 and all(isinstance(o, Statements) for o in outs)
+    assert [r.body.get("n", 1) for r in stub.chat_requests] == [3, 1, 1, 1]
+    assert engine.usage.total().fallbacks == 0  # the output format stayed json_schema
+    said = [r.getMessage() for r in caplog.records if "one at a time" in r.getMessage()]
+    assert len(said) == 1 and said[0].startswith("stub-model refused 3 answers per request")
+    await SplitPrompt().run(chat, Passage(text="c. d."), n=2, engine=engine)
+    assert [r.body.get("n", 1) for r in stub.chat_requests[4:]] == [1, 1]
 
 
 async def test_fake_chat_model_json_in_text_and_n(engine):

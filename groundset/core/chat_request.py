@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -9,7 +10,11 @@ from langchain_core.messages import BaseMessage
 from pydantic import BaseModel
 
 from .engine import CallEngine
+from .errors import ModelCallError
+from .models import endpoint_identity, model_name
 from .structured import Method, bound_for, is_openai_like, request_kwargs
+
+log = logging.getLogger(__name__)
 
 # OpenAI's own API (no base URL, or this one) reads ``max_completion_tokens``, which the OpenAI client
 # sends for ``max_tokens``; llama.cpp's, Ollama's and vLLM's servers read ``max_tokens`` and ignore the
@@ -36,34 +41,59 @@ async def send_chat(
     engine: CallEngine,
     stage: str,
 ) -> list[BaseMessage]:
-    """One request; OpenAI-like models get n and the format as per-request kwargs."""
-    if is_openai_like(chat):
-        # The format goes in as raw body fields: the SDK would otherwise re-walk the whole JSON
-        # schema through its typed transforms on every request, its largest per-call cost.
-        body = {
-            **output_limit(chat),
-            **(getattr(chat, "extra_body", None) or {}),
-            **request_kwargs(method, output_model),
-        }
-        kwargs: dict[str, Any] = {"extra_body": body}
-        if n > 1:
-            kwargs["n"] = n
-        client = engine.loop_safe(chat)
+    """One request; OpenAI-like models get n and the format as per-request kwargs.
 
-        async def send() -> tuple[list[BaseMessage], tuple[int, int] | None]:
-            result = await client.agenerate([messages], **kwargs)
-            generations = result.generations[0]
-            return [g.message for g in generations], _token_counts(result.llm_output, generations)
-    else:
+    A server may refuse ``n`` above its own limit (llama.cpp's server: no more than its parallel slots):
+    such a request is asked once with n=1, and where that is accepted the model gets one answer per
+    request from then on (the caller asks again for the rest, concurrently)."""
+    if not is_openai_like(chat):
         runnable = bound_for(chat, method, output_model)
 
-        async def send() -> tuple[list[BaseMessage], tuple[int, int] | None]:
+        async def send_one() -> tuple[list[BaseMessage], tuple[int, int] | None]:
             message = await runnable.ainvoke(messages)
             usage = getattr(message, "usage_metadata", None)
             tokens = (usage["input_tokens"], usage["output_tokens"]) if usage else None
             return [message], tokens
 
-    return await engine.request(chat, stage, send)
+        return await engine.request(chat, stage, send_one)
+
+    # The format goes in as raw body fields: the SDK would otherwise re-walk the whole JSON
+    # schema through its typed transforms on every request, its largest per-call cost.
+    body = {
+        **output_limit(chat),
+        **(getattr(chat, "extra_body", None) or {}),
+        **request_kwargs(method, output_model),
+    }
+    client = engine.loop_safe(chat)
+
+    async def ask(answers: int) -> list[BaseMessage]:
+        kwargs: dict[str, Any] = {"extra_body": body, **({"n": answers} if answers > 1 else {})}
+
+        async def send() -> tuple[list[BaseMessage], tuple[int, int] | None]:
+            result = await client.agenerate([messages], **kwargs)
+            generations = result.generations[0]
+            return [g.message for g in generations], _token_counts(result.llm_output, generations)
+
+        return await engine.request(chat, stage, send)
+
+    endpoint = endpoint_identity(chat)
+    if n == 1 or endpoint in engine.one_answer_per_request:
+        return await ask(1)
+    try:
+        return await ask(n)
+    except ModelCallError as exc:
+        if not exc.rejected or exc.too_long:
+            raise
+        answers = await ask(1)
+        if endpoint not in engine.one_answer_per_request:
+            engine.one_answer_per_request.add(endpoint)
+            log.warning(
+                "%s refused %d answers per request (%s); it is asked one at a time from now on",
+                model_name(chat),
+                n,
+                exc,
+            )
+        return answers
 
 
 def _token_counts(llm_output: dict[str, Any] | None, generations: list[Any]) -> tuple[int, int] | None:

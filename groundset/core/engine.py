@@ -107,6 +107,8 @@ class CallEngine:
         self._embed_queue: dict[str, tuple[Any, str | None, list[tuple[str, str]]]] = {}
         self._embed_waiting: set[str] = set()  # models with an embeddings request waiting for a slot
         self.structured_methods: dict[str, Any] = {}
+        # models whose server refused n > 1 answers per request (they get n requests of one answer)
+        self.one_answer_per_request: set[str] = set()
         self._method_locks: dict[str, asyncio.Lock] = {}
         self._clients = PrivateClients(max_concurrency)
 

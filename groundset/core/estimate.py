@@ -172,6 +172,7 @@ class EstimatingEngine(CallEngine):
             good_rate=good_rate,
         )
         dry.structured_methods.update(engine.structured_methods)
+        dry.one_answer_per_request.update(engine.one_answer_per_request)
         return dry
 
     def dry_model(self, llm: Any) -> Any:

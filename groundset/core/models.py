@@ -264,6 +264,19 @@ def model_identity(model: Any) -> str:
     return f"{cls.__module__}.{cls.__qualname__}#{stable_hash(model_parameters(model), length=16)}"
 
 
+def endpoint_identity(model: Any) -> str:
+    """The model behind a chat object, whatever its sampling settings: the class, model name and server.
+
+    What output formats a model accepts belongs to the model and its server, so a judge at temperature 0
+    and a writer at 0.7 of one server share what the first of them found out."""
+    own = getattr(model, "identity", None)
+    if isinstance(own, str):
+        return own
+    cls = type(model)
+    where = model_parameters(model).get("base_url")
+    return f"{cls.__module__}.{cls.__qualname__}#{stable_hash([model_name(model), where], length=16)}"
+
+
 def model_name(model: Any) -> str:
     """The model's short name (for price lookup and display), or its class name."""
     for attr in ("model_name", "model", "deployment_name"):

@@ -32,7 +32,7 @@ from .chat_request import send_chat
 from .engine import CallEngine, get_engine
 from .errors import ConfigError, ModelCallError, OfflineUnsupported, PromptOutputError
 from .hashing import canonical_json, stable_hash
-from .models import OfflineLLM, ResolvedModel, model_identity, model_name, resolve_llm
+from .models import OfflineLLM, ResolvedModel, endpoint_identity, model_identity, model_name, resolve_llm
 from .structured import (
     Method,
     first_method,
@@ -289,8 +289,9 @@ class Prompt(Generic[In, Out]):
             parsed = self._decoded(data, blob)
             return parsed is not None
 
+        endpoint = endpoint_identity(chat)
         blob = await engine.cached(
-            key, stage, lambda: self._ask(chat, identity, data, n, engine, stage), "chat", label=self.name,
+            key, stage, lambda: self._ask(chat, endpoint, data, n, engine, stage), "chat", label=self.name,
             accept=accept,
         )  # fmt: skip
         outputs = parsed if parsed is not None else self._decoded(data, blob)
