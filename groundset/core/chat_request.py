@@ -76,8 +76,10 @@ async def send_chat(
 
         return await engine.request(chat, stage, send)
 
+    if n == 1:
+        return await ask(1)
     endpoint = endpoint_identity(chat)
-    if n == 1 or endpoint in engine.one_answer_per_request:
+    if endpoint in engine.one_answer_per_request:
         return await ask(1)
     try:
         return await ask(n)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import parse_qsl
@@ -257,11 +257,7 @@ def _without_secrets(value: Any) -> Any:
 
 def model_identity(model: Any) -> str:
     """A stable, secret-free string naming a model and its output-shaping settings (cache key part)."""
-    own = getattr(model, "identity", None)
-    if isinstance(own, str):
-        return own
-    cls = type(model)
-    return f"{cls.__module__}.{cls.__qualname__}#{stable_hash(model_parameters(model), length=16)}"
+    return _identity(model, lambda: model_parameters(model))
 
 
 def endpoint_identity(model: Any) -> str:
@@ -269,12 +265,16 @@ def endpoint_identity(model: Any) -> str:
 
     What output formats a model accepts belongs to the model and its server, so a judge at temperature 0
     and a writer at 0.7 of one server share what the first of them found out."""
+    return _identity(model, lambda: [model_name(model), model_parameters(model).get("base_url")])
+
+
+def _identity(model: Any, content: Callable[[], Any]) -> str:
+    """The model's own ``identity`` string where it has one, else its class and a hash of ``content``."""
     own = getattr(model, "identity", None)
     if isinstance(own, str):
         return own
     cls = type(model)
-    where = model_parameters(model).get("base_url")
-    return f"{cls.__module__}.{cls.__qualname__}#{stable_hash([model_name(model), where], length=16)}"
+    return f"{cls.__module__}.{cls.__qualname__}#{stable_hash(content(), length=16)}"
 
 
 def model_name(model: Any) -> str:

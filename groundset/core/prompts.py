@@ -289,9 +289,8 @@ class Prompt(Generic[In, Out]):
             parsed = self._decoded(data, blob)
             return parsed is not None
 
-        endpoint = endpoint_identity(chat)
         blob = await engine.cached(
-            key, stage, lambda: self._ask(chat, endpoint, data, n, engine, stage), "chat", label=self.name,
+            key, stage, lambda: self._ask(chat, data, n, engine, stage), "chat", label=self.name,
             accept=accept,
         )  # fmt: skip
         outputs = parsed if parsed is not None else self._decoded(data, blob)
@@ -301,9 +300,8 @@ class Prompt(Generic[In, Out]):
             )
         return outputs
 
-    async def _ask(
-        self, chat: BaseChatModel, identity: str, data: In, n: int, engine: CallEngine, stage: str
-    ) -> bytes:
+    async def _ask(self, chat: BaseChatModel, data: In, n: int, engine: CallEngine, stage: str) -> bytes:
+        identity = endpoint_identity(chat)  # what the server takes belongs to it, not to sampling settings
         if identity in engine.structured_methods:
             return await self._ask_settled(chat, identity, data, n, engine, stage)
         # The first structured request to a model finds out which format it accepts; the others wait
