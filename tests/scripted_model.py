@@ -53,9 +53,18 @@ def scripted(body: dict[str, Any]) -> Reply | None:
     if set(data) == {"response"}:  # scoring: the question a response answers
         return Reply.json({"question": data["response"].split(".")[0] + "?", "noncommittal": False})
     if "contexts" in data:  # a good draft: the reference draws on every context (a multi-hop one, on each)
-        firsts = [re.split(r"(?<=[.!?])\s+", plain_text(c).strip())[0] for c in data["contexts"]]
-        question = f"What do the docs explain about {data['terms'][0]} for a {data['style']} reader?"
+        firsts = [_first_sentence(c) for c in data["contexts"]]
+        # length too: two scenarios of one term and style asked one question twice (a near-duplicate)
+        reader = f"{data['style']} {data['length']} reader"
+        question = f"What do the docs explain about {data['terms'][0]} for a {reader}?"
         return Reply.json({"question": question, "reference": " ".join(dict.fromkeys(firsts))})
     if "statements" in data:
         return Reply.json(for_keys(data["statements"], True, "stated"))
     return None
+
+
+def _first_sentence(context: str) -> str:
+    """The context's first sentence of five words or more: a heading ("Metric names") is no answer, and the
+    question, which names the term, would contain it all (rejected as trivial)."""
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n+", plain_text(context).strip()) if s.strip()]
+    return next((s for s in sentences if len(s.split()) >= 5), sentences[0] if sentences else context)

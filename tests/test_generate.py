@@ -289,13 +289,9 @@ def test_every_kind_in_one_offline_test_set(real_graph):
     counts = testset.counts("synthesizer")
     assert set(counts) == set(ALL_KINDS) and sum(counts.values()) == 27
     # every kind its 3, but offline comparisons of two defined subjects the docs list side by side: the
-    # Prometheus docs have one such pair (counters and gauges), and single-hop fills in for the others
-    short = {kind: n for kind, n in counts.items() if n != 3}
-    assert set(short) <= {"multi_hop_abstract", "single_hop_specific"}
-    assert (
-        counts["multi_hop_abstract"] >= 1
-        and counts["single_hop_specific"] == 6 - counts["multi_hop_abstract"]
-    )
+    # Prometheus docs have one such pair (counters and gauges), and the other kinds fill in for the others
+    short = {kind for kind, n in counts.items() if n < 3}
+    assert short <= {"multi_hop_abstract"} and counts["multi_hop_abstract"] >= 1
     refuse = [s for s in testset if s.expected_behaviour == "refuse"]
     assert {s.synthesizer for s in refuse} == {"out_of_scope"}
     assert not any(s.reference_contexts for s in refuse)

@@ -30,6 +30,7 @@ AUDIENCE: dict[str, str] = {
 _STAFF = frozenset({"teammate", "employee", "manager", "new hire"})
 _NAMES = {"user": "{scope} user", "developer": "Developer building with {scope}",
           "contributor": "Contributor to {scope}", "maintainer": "Maintainer of {scope}",
+          "project maintainer": "Maintainer of a project using {scope}",
           "operator": "Operator running {scope}", "SRE": "SRE running {scope}",
           "administrator": "Administrator managing {scope}"}  # fmt: skip
 _NOUN = re.compile(
@@ -39,6 +40,13 @@ _NOUN = re.compile(
     re.IGNORECASE,
 )
 _FENCED = re.compile(r"```.*?```|`[^`\n]*`", re.DOTALL)
+# "Binary logical operators", "aggregation operators": an operator of a language, not a person running
+# the product.
+_SYMBOL_OPERATOR = re.compile(
+    r"(?:unary|binary|ternary|logical|boolean|bitwise|comparison|arithmetic|relational|equality|assignment|"
+    r"aggregation|set|vector|string|regex|shell|match(?:ing)?|infix|prefix|postfix|the following)\s*$",
+    re.IGNORECASE,
+)
 SHARE_OF_TOP = 0.25  # another role is a cluster's own when this share of its top role's pages use it
 
 
@@ -56,7 +64,10 @@ def audience_of(texts: Iterable[str]) -> Counter[str]:
             ].rstrip()  # a window, not a copy of all before
             if word[:1].isupper() and before and before[-1] not in ".!?:#*-|>\n":
                 continue
-            found.add(AUDIENCE[match.group(1).casefold()])
+            role = AUDIENCE[match.group(1).casefold()]
+            if role == "operator" and _SYMBOL_OPERATOR.search(before):
+                continue
+            found.add(role)
         counts.update(found)
     return counts
 
@@ -67,8 +78,12 @@ def distinct_audiences(counts: Sequence[Counter[str]], scope: str = "") -> list[
     top role, so one handbook's clusters read as a teammate, a manager, an employee, not four teammates,
     and a cluster that names no reader gets the corpus's; "" when the corpus names none. Staff roles
     (teammate, manager) only in a corpus whose readers are mostly staff (a handbook), and there no "user";
-    nor "user" when the corpus names no product (``scope``): readers failed "I'm a user of these docs"."""
+    nor "user" when the corpus names no product (``scope``): readers failed "I'm a user of these docs".
+    A maintainer is the product's own only where the docs name its contributors at least as often
+    ("package maintainers" in the CMake reference use CMake: "I'm a maintainer of CMake" asking the basics
+    read false to blind readers)."""
     corpus: Counter[str] = sum(counts, Counter())
+    named = corpus  # every role as the pages name it, before the filters below
     staff = staff_read(corpus)
     if not staff:  # "manager" in software docs is a context or package manager; no one works "at" FastAPI
         counts = [Counter({r: n for r, n in c.items() if r not in _STAFF}) for c in counts]
@@ -88,6 +103,8 @@ def distinct_audiences(counts: Sequence[Counter[str]], scope: str = "") -> list[
         )
         taken.add(role)
         chosen.append(role)
+    if named["contributor"] < named["maintainer"]:  # the docs' "package maintainers" use the product
+        chosen = ["project maintainer" if role == "maintainer" else role for role in chosen]
     return chosen
 
 

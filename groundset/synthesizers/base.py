@@ -20,7 +20,7 @@ from .questions.answer_first import answer_slots
 from .questions.prompts import QueryInput, QueryPrompt, evidence_groups, task_text
 from .scenarios.fact_index import FactIndex
 from .scenarios.facts import Fact
-from .scenarios.page_name import page_name
+from .scenarios.page_name import page_name, page_topic, points_elsewhere
 from .scenarios.scenario import PersonaPool, QueryMix, Scenario, prompt_fields
 
 # (chunk ids, terms, facts): the first term is what the question is about; the facts (answer-first
@@ -87,11 +87,16 @@ class Synthesizer(ABC):
             if not self.grounded(terms, facts, contexts, written, language):
                 continue
             scenario = self.scenario(kg, nodes, terms, facts, scope, written, personas, rng)
-            if not self.writes_with_model and len(nodes) == 1 and facts:
+            one_page = len({kg.get(node).get("document") for node in nodes}) == 1
+            if not self.writes_with_model and one_page and facts:
                 document = kg.get(nodes[0]).get("document") or ""
                 if document not in names:
-                    names[document] = page_name(kg, nodes[0])
-                scenario.anchor = names[document]  # used where the question does not name it
+                    names[document] = page_name(kg, nodes[0]) or page_topic(
+                        kg, nodes[0], index.scope, index.lowercase
+                    )
+                name = names[document]
+                if not any(f.pattern == "procedure" and points_elsewhere(f.answer, name) for f in facts):
+                    scenario.anchor = name  # used where the question does not name it
             found.append(scenario)
         return found
 

@@ -49,19 +49,39 @@ def plain_text(markdown: str, *, code_spans: bool = False) -> str:
 _RST_REFERENCE = re.compile(r"(?<![\w`])([A-Za-z][\w.+-]*[A-Za-z0-9])__?(?=[\s.,;:!?)\]'\"]|$)")
 _RST_AFTER_CODE = re.compile(r"^__?(?=[\s.,;:!?)\]'\"]|$)")
 _RST_EXPLICIT = re.compile(r"^\.\.\s+(?:_[^:]*:|\w[\w:-]*::|\|[^|]+\||\[[^\]]+\])")
+# A Sphinx role before its backquoted text (":command:`file`", ":py:class:`~requests.Response`"): markdown-it
+# reads the role as text and the rest as code, so ":command:file" reached questions.
+_RST_ROLE = re.compile(r"(?:(?<=\s)|^):[A-Za-z][\w+-]*(?::[\w+-]+)?:$")
+# A Markdown reference link whose definition is in another chunk, or nowhere ("[metadata][git-node-meta]"):
+# markdown-it leaves it as text, and it reached references word for word ("a[0][1]" is an index).
+_UNRESOLVED_LINK = re.compile(r"(?<![\w\]])\[([^\[\]\n]*[A-Za-z][^\[\]\n]*)\]\[[^\[\]\n]*\]")
+_ROLE_TARGET = re.compile(r"^(?P<shown>.*?\S)\s+<[^<>]+>$")  # "title <target>"; not "$<TARGET_OBJECTS>"
 
 
 def without_rest_markup(segments: Sequence[Segment]) -> list[Segment]:
     """Inline segments with reStructuredText's hyperlink-reference underscores taken off their words
-    ("Certifi_", "`Some name`_" -> "Certifi", "Some name"); code stays as it is."""
+    ("Certifi_", "`Some name`_" -> "Certifi", "Some name") and Sphinx roles off the text they mark
+    (":command:`file`" -> "file", ":ref:`the guide <guide-label>`" -> "the guide", ":class:`~a.B`" -> "B"),
+    and Markdown reference links left unresolved to their text; code stays as it is otherwise."""
     out: list[Segment] = []
     after_code = False
     for text, code in segments:
         if not code:
             text = _RST_REFERENCE.sub(r"\1", _RST_AFTER_CODE.sub("", text) if after_code else text)
+            text = _UNRESOLVED_LINK.sub(r"\1", text)
+        elif out and not out[-1][1] and (role := _RST_ROLE.search(out[-1][0])):
+            out[-1] = (out[-1][0][: role.start()], False)
+            text = _role_text(text)
         out.append((text, code))
         after_code = code
     return out
+
+
+def _role_text(text: str) -> str:
+    """What a role shows: its title without the target, a "~" path by its last part, no "!"."""
+    shown = _ROLE_TARGET.match(text)
+    text = shown["shown"] if shown else text.lstrip("!")
+    return text[1:].rsplit(".", 1)[-1] if text.startswith("~") else text
 
 
 def is_rest_markup(line: str) -> bool:

@@ -35,8 +35,10 @@ from collections.abc import Iterator, Sequence
 from ...core.prompts import Prompt
 from ...kg.graph import EdgeKind, KnowledgeGraph
 from ...personas.language import node_language, nodes_language
+from ...samples.testset import TestsetSample
 from ...text.lexical import folded, stemmed_words
 from ..base import Grounding
+from ..pipeline.quality import QualityGate
 from ..questions.prompts import GeneratedSample
 from ..questions.templates import compare_question, noun_phrase
 from ..scenarios.fact_index import FactIndex
@@ -116,7 +118,7 @@ class ComparativePrompt(Prompt[PairInput, GeneratedSample]):
     ]
 
     def offline(self, data: PairInput) -> GeneratedSample:
-        return offline_pair(
+        sample = offline_pair(
             data,
             self.name,
             lambda words: local_comparison(
@@ -131,6 +133,33 @@ class ComparativePrompt(Prompt[PairInput, GeneratedSample]):
                 scope=data.scope,
             ),
         )
+        return sample.model_copy(update={"reference": said_by_side(sample.reference, data.facts, data.terms)})
+
+
+def said_by_side(reference: str, facts: Sequence[Fact], terms: Sequence[str]) -> str:
+    """One subject as two documents put it: each line says whose it is ("OpenMetrics 1.0: Exemplars MUST
+    ... MAY have a timestamp." / "OpenMetrics 2.0: ... MUST have a timestamp."); unlabelled, blind readers
+    read the two lines as the docs contradicting themselves."""
+    sides, lines = _side_labels(facts, terms), reference.split("\n")
+    if not sides or len(lines) != 2:
+        return reference
+    return "\n".join(f"{side}: {line}" for side, line in zip(sides, lines, strict=True))
+
+
+def _without_sides(reference: str, facts: Sequence[Fact], terms: Sequence[str]) -> str:
+    """``reference`` without the labels ``said_by_side`` put before its lines (as it is without them)."""
+    sides, lines = _side_labels(facts, terms), reference.split("\n")
+    labelled = len(lines) == 2 and all(
+        line.startswith(f"{s}: ") for s, line in zip(sides, lines, strict=False)
+    )
+    if not sides or not labelled:
+        return reference
+    return "\n".join(line[len(side) + 2 :] for side, line in zip(sides, lines, strict=True))
+
+
+def _side_labels(facts: Sequence[Fact], terms: Sequence[str]) -> list[str]:
+    """The two documents a comparison of one subject names as its sides (``terms[1:3]``), else none."""
+    return list(terms[1:3]) if len(facts) >= 2 and len(terms) >= 3 else []
 
 
 def comparison_question(
@@ -195,6 +224,12 @@ class ComparativeQuerySynthesizer(TwoPartSynthesizer):
 
     def shortage(self, kg: KnowledgeGraph) -> str:
         return "" if self.writes_with_model else fact_language_shortage(kg, self.name)
+
+    async def check(self, gate: QualityGate, sample: TestsetSample, scenario: Scenario) -> str | None:
+        """The gate reads the sides' statements: the labels ``said_by_side`` put before them name the
+        documents, which their own text need not say."""
+        said = _without_sides(sample.reference, scenario.facts, scenario.terms)
+        return await super().check(gate, sample.model_copy(update={"reference": said}), scenario)
 
     def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
         index = self.fact_index(kg)

@@ -112,6 +112,7 @@ class DistractingPrompt(Prompt[NearMissInput, GeneratedSample]):
             seed=data.seed,
             facts=data.facts,
             scope=data.scope,
+            anchor=data.anchor,
             language=data.language,
         )
         return QueryPrompt().offline(single)

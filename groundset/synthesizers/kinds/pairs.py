@@ -92,6 +92,7 @@ class KindInput(BaseModel):
         default_factory=list, description="the statements the reference rests on, one per context"
     )
     scope: str = Field(default="", description="what the documentation is about")
+    anchor: str = Field(default="", exclude=True, description="offline: the API or command to name")
     language: str = Field(default="en (English)", description="the language to write in")
 
 

@@ -91,6 +91,7 @@ class SituationalInput(BaseModel):
         default_factory=list, description="the statement the question must be answered by"
     )
     scope: str = Field(default="", description="what the documentation is about")
+    anchor: str = Field(default="", exclude=True, description="offline: the API or command to name")
     language: str = Field(default="en (English)", description="the language to write in")
 
 
@@ -203,6 +204,7 @@ def _query(data: SituationalInput, length: str) -> QueryInput:
         seed=data.seed,
         facts=data.facts,
         scope=data.scope,
+        anchor=data.anchor,  # "How do you step across a range of test numbers in ctest_test?", not "in CMake"
         language=data.language,
     )
 

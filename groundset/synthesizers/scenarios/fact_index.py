@@ -34,6 +34,7 @@ class FactIndex:
     facts: dict[str, list[Fact]]
     scope: str = ""
     staff: bool = False  # its readers are mostly staff (a handbook): see ``question_scope``
+    lowercase: frozenset[str] = frozenset()  # words its prose writes in lower case (``prose_vocabulary``)
     _vectors: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
     _questions: Counter[tuple[str, ...]] = field(default_factory=Counter, repr=False)
     _views: dict[frozenset[str], FactIndex] = field(default_factory=dict, repr=False)
@@ -56,6 +57,7 @@ class FactIndex:
                 {c: found for c, found in kept.items() if found},
                 scope=self.scope,
                 staff=self.staff,
+                lowercase=self.lowercase,
                 _vectors=self._vectors,
             )
         return self._views[languages]
@@ -103,7 +105,7 @@ class FactIndex:
                 facts[chunk] = found
         scope = corpus_scope(kg)
         staff = staff_read(audience_of(texts))
-        return cls(_without_stray_purposes(kg, facts, scope), scope=scope, staff=staff)
+        return cls(_without_stray_purposes(kg, facts, scope), scope=scope, staff=staff, lowercase=vocabulary)
 
     def vectors(self, sentences: list[str]) -> np.ndarray:
         """Unit vectors of ``sentences`` (WordLlama, cached per sentence)."""

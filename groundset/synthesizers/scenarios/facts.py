@@ -19,7 +19,7 @@ from .answer_patterns import Match, match_sentence, split_article
 from .fact import Fact, subject_key
 from .german_patterns import german_fact
 from .option_facts import option_facts
-from .passages import Passage, is_prose, passages, with_continuation
+from .passages import Passage, after_label, is_prose, passages, with_continuation
 from .topics import worth_asking
 
 __all__ = ["FACT_LANGUAGES", "Fact", "facts_of", "prose_vocabulary", "subject_key"]
@@ -74,7 +74,7 @@ def facts_of(
 
 def _fact(passage: Passage, lowercase: frozenset[str], topics: frozenset[str]) -> Fact | None:
     sentence = _resolve(passage)
-    if not sentence or not is_prose(f"{passage.label} {sentence}".strip(), passage.codes):
+    if not sentence or not is_prose(after_label(passage.label, sentence), passage.codes):
         return None
     match = match_sentence(sentence)
     labelled = match is None and bool(passage.label)
@@ -84,6 +84,12 @@ def _fact(passage: Passage, lowercase: frozenset[str], topics: frozenset[str]) -
         sentence = f"{passage.label}: {sentence}"  # as the list item reads
     if match is None:
         return None
+    if passage.term and passage.label and not labelled and _instructs_without(passage.label, sentence, match):
+        if by_term := _by_the_term(passage.label, sentence):
+            match = match_sentence(by_term) or match  # "Use OPTIONS <options> to specify command-line ..."
+        sentence = f"{passage.label}: {sentence}"  # "Specify command-line arguments ..." under its option
+    elif passage.term and passage.term.split()[0] not in sentence:
+        return None  # "The copied file permissions default to 644." holds under NO_SOURCE_PERMISSIONS only
     article, bare = split_article(match.subject.strip())
     focus = bare if match.pattern not in ("procedure", "cause") else match.subject
     if match.pattern == "procedure" and match.slots.get("form") == "passive":
@@ -103,7 +109,12 @@ def _fact(passage: Passage, lowercase: frozenset[str], topics: frozenset[str]) -
     if match.answer.strip(" .") not in reference:
         return None
     if reference == sentence and (
-        _too_thin(match) or _spells_out(focus, match) or _UNFINISHED.search(match.answer)
+        _too_thin(match)
+        or _spells_out(focus, match)
+        or _UNFINISHED.search(match.answer)
+        or _DEPENDS.search(match.answer)
+        or _STOCK_STEPS.match(match.answer)
+        or _EVALUATES.match(match.answer)
     ):
         return None  # "What is the Gsum?" answered "The Gsum is a gauge semantically.": no definition
     if reference == sentence and match.pattern == "procedure" and _FIRST_STEP.match(match.answer):
@@ -125,6 +136,22 @@ _MIN_DEFINING_WORDS = 3
 # before, and the answer says nothing without it.
 _UNFINISHED = re.compile(r"\b(?:is|are|be|was|were)\s+(?:as|more|less)\s+[a-z]+[.!]?$", re.IGNORECASE)
 _JOINED = re.compile(r"(?:and|or|but|nor)\b", re.IGNORECASE)
+# "You can just build using the normal instructions": steps given elsewhere are no answer.
+_STOCK_STEPS = re.compile(
+    r"^(?:the )?(?:normal|usual|regular|standard|same|above|following|previous|other) "
+    r"(?:instructions|steps|procedure|process)\b",
+    re.IGNORECASE,
+)
+# "A draft model is the most used approach in speculative decoding", "The device memory is a limitation when
+# running a large model": a judgement or a drawback of a thing says nothing of what it is (blind readers).
+_EVALUATES = re.compile(
+    r"^(?:the (?:most|least|best|worst|easiest|simplest|fastest|preferred|recommended)\b|"
+    r"(?:a|an|the) (?:\w+ )?(?:limitation|problem|issue|concern|drawback|bottleneck)\b)",
+    re.IGNORECASE,
+)
+# "the behavior depends on whether it has been defined to be an INHERITED property": what it depends on is
+# no answer; what happens in each case is (in the sentences after it).
+_DEPENDS = re.compile(r"\bdepends? (?:on|upon)\b|\bvar(?:y|ies) (?:with|by|depending)\b", re.IGNORECASE)
 _ALSO = re.compile(r"\b(?:can|could|may)\s+also\b", re.IGNORECASE)
 _FIRST_STEP = re.compile(r"(?:first(?:ly)?|start by|begin by|before anything else)\b", re.IGNORECASE)
 
@@ -221,6 +248,26 @@ def _referent(passage: Passage) -> str:
             if not first.endswith("ing") and worth_asking(candidate, "subject", passage.codes):
                 return candidate
     return ""
+
+
+def _instructs_without(label: str, sentence: str, match: Match) -> bool:
+    """Whether an instruction under a definition-list term leaves the term out: "``OPTIONS <options>``:
+    Specify command-line arguments to pass to the configuration tool." answers "How do I pass arguments to
+    the configuration tool?" only with the option's name (blind readers failed the sentence alone)."""
+    return match.pattern == "procedure" and match.slots.get("form") == "use" and label not in sentence
+
+
+_TERM_INSTRUCTION = re.compile(r"^(?:Specify|Set|Add|Pass|Enable|Configure|Run|Call|Name|Select|Provide)\s")
+
+
+def _by_the_term(label: str, sentence: str) -> str:
+    """An instruction under a term said as what the term is for: "Specify command-line arguments to pass to
+    the configuration tool." under ``OPTIONS <options>`` -> "Use OPTIONS <options> to specify command-line
+    arguments ...", so the question asks what to use ("How do I pass to the configuration tool?" lost its
+    object), and the term answers it; "" for a sentence that is no such instruction."""
+    if not _TERM_INSTRUCTION.match(sentence):
+        return ""
+    return f"Use {label} to {sentence[:1].lower()}{sentence[1:]}"
 
 
 def _with_label(label: str, sentence: str) -> str:

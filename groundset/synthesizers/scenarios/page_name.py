@@ -11,10 +11,12 @@ overview page (README, index) is titled by.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
-from ...kg.graph import KnowledgeGraph
+from ...kg.graph import KnowledgeGraph, NodeKind
+from .graph_cache import GraphCache
 
-__all__ = ["page_name"]
+__all__ = ["page_name", "page_topic", "points_elsewhere"]
 
 _KIND_PREFIX = re.compile(
     r"^(?:class|interface|module|function|method|namespace|type|enum|command)\s*:\s*", re.IGNORECASE
@@ -38,3 +40,60 @@ def page_name(kg: KnowledgeGraph, chunk: str) -> str:
         if re.search(rf"(?<![\w-]){re.escape(written)}(?![\w-])", text):
             return written
     return ""
+
+
+_CODE_NAME = re.compile(r"[A-Za-z][\w.]*(?:_|\(\)|\.[a-z])[\w.()]*")
+
+
+def points_elsewhere(answer: str, name: str) -> bool:
+    """Whether a how-to's answer is another API than the page's ("Use include_directories to add include
+    directories" on the add_definitions page): "How do I add include directories in add_definitions?" is a
+    false premise (blind readers failed it), the same question without the page's name is not."""
+    return any(found != name for found in _CODE_NAME.findall(answer))
+
+
+_MIN_TOPIC_CHUNKS = 2  # a name the title gives and one paragraph mentions is no topic of the page
+_MAX_TOPIC_SHARE = 0.15  # a name this share of the pages name is the corpus's ("API", "FAQ"), not one page's
+_named_by = GraphCache[Counter[str]]()
+
+
+def page_topic(kg: KnowledgeGraph, chunk: str, scope: str, lowercase: frozenset[str]) -> str:
+    """The name a page's title gives as what it is about besides the product ("CANN" in "llama.cpp for CANN",
+    "LLGuidance" in "LLGuidance Support in llama.cpp", "Node-API" in "Contributing a new API to Node-API"), as
+    one entity its chunks name most, or "". A question of one of its sentences lost it ("What happens if
+    hardware support for VMM is unavailable?", of the CANN backend only; blind readers on three corpora listed
+    that first). One word only, not one the corpus writes in lower case (``lowercase``: "Architecture" in
+    "Auto-Parser Architecture"), nor the product (``scope``)."""
+    data = kg.get(chunk)
+    document = data.get("document")
+    if not document:
+        return ""
+    title = kg.get(document).get("title") or ""
+    chunks = kg.chunks_of(document)
+    named: Counter[str] = Counter()
+    for other in chunks:
+        named.update(set(kg.get(other).get("entities") or []))
+    least = min(_MIN_TOPIC_CHUNKS, len(chunks))
+    pages = _named_by.get(kg, _pages_naming)
+    most = max(1.0, _MAX_TOPIC_SHARE * len(kg.nodes(NodeKind.DOCUMENT)))
+    found = [
+        (count, name)
+        for name, count in named.items()
+        if count >= least
+        and pages[name] <= most
+        and " " not in name
+        and name.casefold() != scope.casefold()
+        and name.casefold() not in lowercase
+        and re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", title)
+    ]
+    return max(found)[1] if found else ""
+
+
+def _pages_naming(kg: KnowledgeGraph, chunks: list[str]) -> Counter[str]:
+    """How many documents name each entity."""
+    pages: dict[str, set[str]] = {}
+    for chunk in chunks:
+        data = kg.get(chunk)
+        for name in data.get("entities") or []:
+            pages.setdefault(name, set()).add(data.get("document") or "")
+    return Counter({name: len(documents) for name, documents in pages.items()})

@@ -19,7 +19,15 @@ from ...text.mdparse import inline_segments, memo, parse
 from ...text.plaintext import is_rest_markup, without_rest_markup
 from ...text.sentences import split_sentences
 
-__all__ = ["MAX_REFERENCE_CHARS", "Passage", "in_list_item", "is_prose", "passages", "with_continuation"]
+__all__ = [
+    "MAX_REFERENCE_CHARS",
+    "Passage",
+    "after_label",
+    "in_list_item",
+    "is_prose",
+    "passages",
+    "with_continuation",
+]
 
 _MIN_WORDS = 5
 MAX_REFERENCE_CHARS = 420  # a reference sentence with the one after it, at most
@@ -63,6 +71,7 @@ class Passage:
     heading: str  # the heading it sits under, inside the chunk or from the chunk's section path
     label: str  # the term of a labelled list item ("scrape_interval" in "scrape_interval: ...")
     codes: frozenset[str]  # inline code spans of the sentence
+    term: str = ""  # the code term of the definition list it describes ("OPTIONS <options>")
 
 
 def passages(markdown: str, section: str = "", lang: str = "en") -> tuple[Passage, ...]:
@@ -77,7 +86,9 @@ def _passages(key: str) -> tuple[Passage, ...]:
     heading = section.split(" > ")[-1].strip()
     found: list[Passage] = []
     tokens = parse(markdown)
+    lines = markdown.split("\n")
     in_table = in_heading = False
+    described = ""  # the definition-list term whose indented body the next paragraphs are
     for index, token in enumerate(tokens):
         kind = token.type
         if kind in ("table_open", "table_close"):
@@ -87,7 +98,10 @@ def _passages(key: str) -> tuple[Passage, ...]:
         elif kind == "heading_close":
             in_heading = False
         elif kind == "inline" and not in_table:
-            title, token = _leading_title(token)
+            indented = bool(token.map) and lines[token.map[0]][:1] in (" ", "\t")
+            described = _code_term(token) or (described if indented else "")
+            title, token, term = _leading_title(token)
+            term = term or described  # "``NO_SOURCE_PERMISSIONS``", ".. versionadded::", then its body
             heading = title or heading
             segments = without_rest_markup(inline_segments(token))
             text = " ".join("".join(text for text, _ in segments).split())
@@ -98,25 +112,45 @@ def _passages(key: str) -> tuple[Passage, ...]:
             elif _VERDICT.fullmatch(heading):
                 continue  # a style guide's "Yes"/"No" examples: wording to copy or avoid, no statement
             elif (block := _block_kind(tokens, index)) != "other":
-                found.extend(_block_passages(segments, heading, labelled=block == "list", lang=lang))
+                found.extend(
+                    _block_passages(segments, heading, labelled=block == "list", lang=lang, term=term)
+                )
     return tuple(found)
 
 
-def _leading_title(token: Token) -> tuple[str, Token]:
+def _leading_title(token: Token) -> tuple[str, Token, str]:
     """A paragraph whose first line is a bare title ("Counter" then "A counter is ..."), as plain-text
-    files write headings: (the title, the rest of the paragraph); ("", token) otherwise."""
+    files write headings: (the title, the rest of the paragraph, the title again when it is all code);
+    ("", token, "") otherwise. A code title is the term of a definition list (reStructuredText's
+    "``OPTIONS <options>``" over "Specify command-line arguments ..."): the sentence under it is about it."""
     children = token.children or []
     breaks = [i for i, child in enumerate(children) if child.type == "softbreak"]
     if not breaks:
-        return "", token
-    first = " ".join("".join(t for t, _ in inline_segments(_inline(children[: breaks[0]]))).split())
+        return "", token, ""
+    segments = inline_segments(_inline(children[: breaks[0]]))
+    first = " ".join("".join(t for t, _ in segments).split())
     rest = _inline(children[breaks[0] + 1 :])
     after = "".join(t for t, _ in inline_segments(rest)).lstrip()
     words = first.split()
     titled = 0 < len(words) <= _MAX_TITLE_WORDS and not _TERMINAL.search(first)
-    if titled and not first.endswith((",", ":", ";")) and first[:1].isupper() and after[:1].isupper():
-        return first, rest
-    return "", token
+    if titled and not first.endswith((",", ":", ";")) and after[:1].isupper():
+        coded = all(code or not text.strip() for text, code in segments)
+        if coded or first[:1].isupper():
+            return first, rest, first if coded else ""
+    return "", token, ""
+
+
+def _code_term(token: Token) -> str:
+    """The first line of a paragraph when it is all code and more lines follow (a definition-list term:
+    "``NO_SOURCE_PERMISSIONS``" over its indented description), else ""."""
+    children = token.children or []
+    breaks = [i for i, child in enumerate(children) if child.type == "softbreak"]
+    if not breaks:
+        return ""
+    segments = inline_segments(_inline(children[: breaks[0]]))
+    if not segments or not all(code or not text.strip() for text, code in segments):
+        return ""
+    return " ".join("".join(text for text, _ in segments).split())
 
 
 def _inline(children: list[Token]) -> Token:
@@ -142,11 +176,11 @@ def in_list_item(tokens: list[Token], index: int) -> bool:
 
 
 def _block_passages(
-    segments: list[tuple[str, bool]], heading: str, *, labelled: bool, lang: str = "en"
+    segments: list[tuple[str, bool]], heading: str, *, labelled: bool, lang: str = "en", term: str = ""
 ) -> list[Passage]:
     marked = " ".join("".join(f"`{text}`" if code else text for text, code in segments).split())
-    label = ""
-    found = _LABELLED.match(marked) if labelled else None
+    label = term
+    found = _LABELLED.match(marked) if labelled and not term else None
     if found and _is_label(found.group("label")):
         label = found.group("label").strip().strip("`*").strip()
         marked = found.group("rest")
@@ -156,7 +190,7 @@ def _block_passages(
     for i, (raw, sentence) in enumerate(zip(sentences, plain, strict=True)):
         codes = frozenset(re.findall(r"`([^`]+)`", raw))
         repeats_heading = sentence.rstrip(".!").casefold() == heading.casefold()
-        if not repeats_heading and is_prose(f"{label} {sentence}" if label and i == 0 else sentence, codes):
+        if not repeats_heading and is_prose(after_label(label if i == 0 else "", sentence), codes):
             out.append(
                 Passage(
                     sentence=sentence,
@@ -165,9 +199,16 @@ def _block_passages(
                     heading=heading,
                     label=label if i == 0 else "",
                     codes=codes,
+                    term=term,
                 )
             )
     return out
+
+
+def after_label(label: str, sentence: str) -> str:
+    """The sentence as a prose check reads it after its list label: a code label's placeholders
+    ("``OPTIONS <options>``") are no HTML."""
+    return f"{re.sub(r'[<>]', ' ', label)} {sentence}".strip() if label else sentence
 
 
 def _is_label(text: str) -> bool:

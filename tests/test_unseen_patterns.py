@@ -1,0 +1,293 @@
+"""Failure patterns blind readers found on documentation none of the generator's rules had seen (issue 29):
+the CMake command reference (reStructuredText, Sphinx roles and definition lists) and the llama.cpp docs (a
+product named like a source file). The quoted lines are from those docs (licences in
+``tests/data/ratings/unseen/LICENSE.cmake`` and ``LICENSE.llama.cpp``) or from requests' docs (a shared
+corpus)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from groundset.core import CallEngine
+from groundset.kg.build import build_knowledge_graph
+from groundset.kg.graph import NodeKind
+from groundset.kg.scope import corpus_scope
+from groundset.personas.audience import audience_name, audience_of, distinct_audiences
+from groundset.synthesizers.kinds.comparative import said_by_side
+from groundset.synthesizers.kinds.double import double_question
+from groundset.synthesizers.questions.answer_first import fact_question
+from groundset.synthesizers.scenarios.answer_patterns import match_sentence
+from groundset.synthesizers.scenarios.fact_index import FactIndex
+from groundset.synthesizers.scenarios.facts import facts_of
+from groundset.synthesizers.scenarios.page_name import page_topic, points_elsewhere
+from groundset.synthesizers.scenarios.passages import passages
+from groundset.text.plaintext import plain_text
+
+from .corpora import PROMETHEUS_DOCS, SHARED
+
+REQUESTS_QUICKSTART = SHARED / "requests-docs" / "docs" / "user" / "quickstart.rst"
+
+CTEST_CONFIGURE = """\
+ctest_configure
+---------------
+
+Perform the :ref:`CTest Configure Step` as a :ref:`Dashboard Client`.
+
+The options are:
+
+``BUILD <build-dir>``
+  Specify the top-level build directory.  If not given, the
+  :variable:`CTEST_BINARY_DIRECTORY` variable is used.
+
+``OPTIONS <options>``
+  Specify command-line arguments to pass to the configuration tool.
+"""
+
+TARGET_LINK = (
+    "Link flags specified here are inserted into the link command in the same place as the link libraries. "
+    "Use the :prop_tgt:`LINK_OPTIONS` target property or :command:`target_link_options` command to add "
+    "link flags explicitly."
+)
+
+
+def test_a_sphinx_role_is_no_part_of_the_text_it_marks():
+    """ ":command:`target_link_options`" reached questions as ":command:target_link_options"."""
+    text = plain_text(TARGET_LINK)
+    assert ":prop_tgt:" not in text and ":command:" not in text
+    assert "Use the LINK_OPTIONS target property or target_link_options command" in text
+    line = next(line for line in REQUESTS_QUICKSTART.read_text().splitlines() if ":class:`~requests." in line)
+    assert ":class:" not in plain_text(line) and "~" not in plain_text(line)
+    assert plain_text("see :ref:`the API guide <api-guide>` first") == "see the API guide first"
+    assert plain_text("a key: `value` pair") == "a key: value pair"  # a colon that opens no role stays
+
+
+def test_an_instruction_under_a_definition_list_term_names_the_term():
+    """ "Specify command-line arguments to pass to the configuration tool." does not say how (readers: the
+    option's name is the answer); the reference reads as the list does, term first."""
+    facts = facts_of(CTEST_CONFIGURE, "ctest_configure")
+    how_to = [f for f in facts if f.pattern == "procedure"]
+    assert how_to and all(f.reference.startswith("OPTIONS <options>: Specify") for f in how_to)
+    assert all(":variable:" not in f.reference and ":ref:" not in f.reference for f in facts)
+
+
+def test_a_relative_clause_is_no_goal_of_a_how_to():
+    """ "Specify the directory on disk to which a file will be installed." asked "How do I which a file
+    will be installed?"."""
+    found = match_sentence("Specify the directory on disk to which a file will be installed.")
+    assert found is None or not found.slots.get("goal", "").startswith("which")
+
+
+def test_a_how_to_answered_by_another_command_is_not_asked_in_the_page_command():
+    """ "How do you add include directories in add_definitions?" (answer: include_directories) is a false
+    premise; "How do you overwrite existing entries in set()?" (answer: the FORCE option) is not."""
+    assert points_elsewhere("include_directories", "add_definitions")
+    assert points_elsewhere(
+        "the LINK_OPTIONS target property or target_link_options command", "target_link_libraries"
+    )
+    assert not points_elsewhere("the FORCE option", "set")
+    assert not points_elsewhere(
+        "multiple execute_process calls with a single COMMAND argument", "execute_process"
+    )
+
+
+def test_a_double_question_of_one_reference_page_names_its_command():
+    """ "what happens if OUTPUT_VARIABLE is specified and what happens if DEPENDS is not specified" named no
+    command; both halves from one page now name the page's."""
+    facts = [
+        f
+        for f in facts_of(
+            "If ``OUTPUT_VARIABLE`` is specified, the output of the build is stored in the named variable. "
+            "If ``DEPENDS`` is not specified, the target is always considered out of date.",
+            "try_compile",
+        )
+        if f.pattern == "cause"
+    ]
+    assert len(facts) == 2
+    for style in ("perfect_grammar", "web_search", "poor_grammar"):
+        question = double_question(facts, style=style, length="short", seed=3, anchor="try_compile")
+        assert "try_compile" in question, question
+    assert "try_compile" not in double_question(facts, style="perfect_grammar", seed=3)
+
+
+def test_a_product_named_like_a_source_file_is_what_the_corpus_is_about(tmp_path):
+    """The llama.cpp docs were scoped to "CMake" (their build pages name it), so every question said "in
+    CMake" and every persona was a "CMake user"; a capitalised name still wins where it is the most named."""
+    pages = {
+        "build.md": "# Build\n\nBuild llama.cpp with CMake. The CMake option GGML_CUDA enables CUDA.\n",
+        "server.md": "# Server\n\nThe llama.cpp server answers OpenAI-style requests on port 8080.\n",
+        "models.md": "# Models\n\nllama.cpp loads models in the GGUF format from a local file.\n",
+        "speculative.md": "# Speculative decoding\n\nllama.cpp can draft tokens with a smaller model.\n",
+        "docker.md": "# Docker\n\nThe Docker images of llama.cpp are built with CMake.\n",
+    }
+    for name, text in pages.items():
+        (tmp_path / name).write_text(text)
+    kg = build_knowledge_graph(tmp_path, engine=CallEngine(cache=False)).kg
+    assert corpus_scope(kg) == "llama.cpp"
+    for name in ("build.md", "docker.md"):
+        (tmp_path / name).write_text(pages[name].replace("llama.cpp", "it"))
+    (tmp_path / "cmake.md").write_text("# CMake\n\nCMake presets name a build directory.\n")
+    (tmp_path / "server.md").write_text("# Server\n\nThe server is configured with CMake options.\n")
+    kg = build_knowledge_graph(tmp_path, engine=CallEngine(cache=False)).kg
+    assert corpus_scope(kg) == "CMake"  # named by 4 of 6 pages, llama.cpp by 2: not half
+
+
+def test_a_statement_under_a_definition_list_term_is_not_asked_without_it():
+    """ "The copied file permissions default to the standard 644 value" is true under
+    ``NO_SOURCE_PERMISSIONS`` only; asked alone ("what do copied file permissions default to?") the reference
+    misleads (readers)."""
+    text = (
+        "``NO_SOURCE_PERMISSIONS``\n"
+        "  Do not transfer the permissions of the input file to the output file.\n"
+        "  The copied file permissions default to the standard 644 value (-rw-r--r--).\n"
+    )
+    assert not [f for f in facts_of(text, "configure_file") if "644" in f.reference]
+    alone = "The copied file permissions default to the standard 644 value (-rw-r--r--).\n"
+    assert [f for f in facts_of(alone, "configure_file") if "644" in f.reference]
+
+
+def test_a_term_over_a_directive_still_scopes_the_indented_paragraphs_under_it():
+    """CMake writes "``NO_SOURCE_PERMISSIONS``" then ".. versionadded:: 3.19", and the description as a
+    paragraph of its own, indented: it is still the term's."""
+    text = (
+        "``NO_SOURCE_PERMISSIONS``\n"
+        "  .. versionadded:: 3.19\n"
+        "\n"
+        "  Do not transfer the permissions of the input file to the output file.\n"
+        "  The copied file permissions default to the standard 644 value (-rw-r--r--).\n"
+        "\n"
+        "The copied file keeps its name unless the output path names a file.\n"
+    )
+    facts = facts_of(text, "configure_file")
+    assert not [f for f in facts if "644" in f.reference]
+    passages_after = [p for p in passages(text) if p.sentence.startswith("The copied file keeps")]
+    assert passages_after and not passages_after[0].term  # not indented: the term's body has ended
+
+
+def _prometheus_sentence(page: str, opening: str) -> str:
+    text = " ".join(plain_text((PROMETHEUS_DOCS / page).read_text(encoding="utf-8")).split())
+    start = text.index(opening)
+    return text[start : text.index(".", start) + 1]
+
+
+def test_an_activity_is_no_condition_a_what_happens_question_can_ask():
+    """ "What happens when using the OpenVINO backend?" (a caveat of a whole activity): readers kept 22 of 57
+    such questions; a gerund that is a subject is a state, and "what happens to X" names what it asks."""
+    sentence = _prometheus_sentence("instrumenting/writing_exporters.md", "When taking metrics from another")
+    assert not [f for f in facts_of(sentence) if f.pattern == "cause"], sentence
+    stated = match_sentence("If logging is enabled, every request is written to the log file.")
+    assert stated is not None and stated.pattern == "cause"
+    named = match_sentence(
+        "When creating tarballs for publishing, the linked packages are resolved to copies."
+    )
+    assert named is not None and named.slots.get("what") == "the linked packages"
+
+
+def test_a_pointer_to_other_steps_is_no_answer():
+    """ "please follow the guidelines on writing client libraries", "follow Prepare first" (llama.cpp),
+    "You can just build using the normal instructions" (llama.cpp): what to do is elsewhere."""
+    sentence = _prometheus_sentence(
+        "instrumenting/clientlibs.md", "When implementing a new Prometheus client"
+    )
+    assert not facts_of(sentence), sentence
+    assert not facts_of("If AOCL is not installed yet, follow Prepare first.")
+    assert not facts_of("You can just build using the normal instructions.")
+    assert facts_of("You can add a hotel or car by clicking the boxes and going through the same steps.")
+
+
+def test_a_judgement_or_a_drawback_is_no_definition():
+    """ "What are console templates?" answered "the most powerful way to create templates ...", "What is the
+    device memory?" answered "a limitation when running a large model" (llama.cpp): nothing says what it
+    is."""
+    sentence = _prometheus_sentence("visualization/consoles.md", "Console templates are the most powerful")
+    assert not [f for f in facts_of(sentence) if f.pattern == "definition"], sentence
+    assert not facts_of("The device memory is a limitation when running a large model.")
+    assert [f for f in facts_of("A counter is a cumulative metric that represents a single value.")]
+
+
+def test_what_a_consequence_depends_on_is_no_consequence():
+    """CMake's "the behavior depends on whether it has been defined to be an INHERITED property": the
+    outcomes are in the sentences after it, which the reference left out."""
+    sentence = (
+        "If the test property is not found, the behavior depends on whether it has been defined to be an "
+        "INHERITED property or not."
+    )
+    assert not facts_of(sentence)
+
+
+def test_an_instruction_under_a_term_asks_what_to_use():
+    """ "How do you pass to the configuration tool?" had lost its object; the term is what to use."""
+    (fact,) = [f for f in facts_of(CTEST_CONFIGURE, "ctest_configure") if f.pattern == "procedure"]
+    question = fact_question("single_hop_specific", [fact], seed=1, anchor="ctest_configure")
+    assert "command-line arguments" in question and "ctest_configure" in question, question
+    assert fact.answer == "OPTIONS <options>"
+
+
+def test_package_maintainers_are_not_the_products_maintainers():
+    """CMake's docs name "package maintainers" (5 pages) and no contributors: "Maintainer of CMake" asking
+    the basics read false; Node.js's contributing guides name contributors: its maintainers are its own."""
+    cmake = distinct_audiences([Counter({"user": 20, "maintainer": 5}), Counter({"maintainer": 4})], "CMake")
+    assert audience_name(cmake[1], "CMake") == "Maintainer of a project using CMake"
+    node = distinct_audiences(
+        [Counter({"contributor": 20, "maintainer": 8}), Counter({"maintainer": 6})], "Node.js"
+    )
+    assert audience_name(node[1], "Node.js") == "Maintainer of Node.js"
+    assert audience_of(["Binary logical operators combine conditions."])["operator"] == 0
+    assert audience_of(["An operator runs the server for the whole team."])["operator"] == 1
+
+
+def test_a_reference_link_left_unresolved_reads_as_its_text():
+    """Node.js's contributing guides link "[metadata][git-node-metadata]" to a definition at the end of the
+    page; in a chunk without it the brackets reached a reference. An index ("a[0][1]") stays."""
+    assert (
+        plain_text("Add the [metadata][git-node-metadata] to the commit.")
+        == "Add the metadata to the commit."
+    )
+    assert plain_text("See [the guide][] first.") == "See the guide first."
+    assert plain_text("The cell a[0][1] holds it.") == "The cell a[0][1] holds it."
+
+
+def test_a_comparison_of_two_versions_says_which_line_is_whose():
+    """ "Exemplars MUST consist of a LabelSet and a value, and MAY have a timestamp." beside "... MUST have a
+    timestamp.": without the versions, readers took the Prometheus docs' OpenMetrics pages to contradict
+    themselves (3 of 6 comparisons failed so)."""
+    page = (PROMETHEUS_DOCS / "specs" / "om" / "open_metrics_spec.md").read_text(encoding="utf-8")
+    assert "Exemplars MUST consist of a LabelSet and a value" in " ".join(page.split())
+    reference = "Exemplars MUST consist of a LabelSet and a value.\nExemplars MUST have a timestamp."
+    facts = (
+        facts_of("A counter is a cumulative metric that represents a single monotonically increasing value.")
+        * 2
+    )
+    assert len(facts) == 2
+    labelled = said_by_side(reference, facts, ["exemplar", "OpenMetrics 1.0", "OpenMetrics 2.0"])
+    assert labelled.split("\n") == [
+        "OpenMetrics 1.0: Exemplars MUST consist of a LabelSet and a value.",
+        "OpenMetrics 2.0: Exemplars MUST have a timestamp.",
+    ]
+    assert said_by_side(reference, facts, ["counter", "gauge"]) == reference  # two subjects name themselves
+
+
+def test_a_page_titled_by_a_name_scopes_its_questions(tmp_path):
+    """ "What should you do if nvcc is not found after installation?" is about the llama.cpp page "Setting Up
+    CUDA on Fedora": a name the title gives and the page names is what its one-sentence questions are about
+    (readers of all three folders listed questions that lost it). Not a word the prose writes in lower case
+    ("Architecture"), nor a name most pages use ("API")."""
+    pages = {
+        "cann.md": "# llama.cpp for CANN\n\nThe CANN backend runs llama.cpp on Ascend NPUs via the API.\n",
+        "architecture.md": "# Architecture\n\nThe architecture of llama.cpp splits parsing from the API.\n",
+        "api.md": "# The API\n\nThe API of llama.cpp answers OpenAI-style requests.\n",
+    }
+    for i in range(5):
+        pages[f"page{i}.md"] = (
+            f"# Topic {i}\n\nThe API of llama.cpp has a part numbered {i} in its architecture.\n"
+        )
+    for name, text in pages.items():
+        (tmp_path / name).write_text(text)
+    kg = build_knowledge_graph(tmp_path, engine=CallEngine(cache=False)).kg
+    index = FactIndex.of(kg)
+
+    def topic(name: str) -> str:
+        (document,) = [d for d in kg.nodes(NodeKind.DOCUMENT) if kg.get(d)["source"] == name]
+        return page_topic(kg, kg.chunks_of(document)[0], index.scope, index.lowercase)
+
+    assert topic("cann.md") == "CANN"
+    assert topic("architecture.md") == "" and topic("api.md") == ""
