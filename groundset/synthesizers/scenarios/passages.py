@@ -99,9 +99,9 @@ def _passages(key: str) -> tuple[Passage, ...]:
             in_heading = False
         elif kind == "inline" and not in_table:
             indented = bool(token.map) and lines[token.map[0]][:1] in (" ", "\t")
+            # "``NO_SOURCE_PERMISSIONS``", maybe ".. versionadded::", then its indented body
             described = _code_term(token) or (described if indented else "")
-            title, token, term = _leading_title(token)
-            term = term or described  # "``NO_SOURCE_PERMISSIONS``", ".. versionadded::", then its body
+            title, token = _leading_title(token)
             heading = title or heading
             segments = without_rest_markup(inline_segments(token))
             text = " ".join("".join(text for text, _ in segments).split())
@@ -113,44 +113,48 @@ def _passages(key: str) -> tuple[Passage, ...]:
                 continue  # a style guide's "Yes"/"No" examples: wording to copy or avoid, no statement
             elif (block := _block_kind(tokens, index)) != "other":
                 found.extend(
-                    _block_passages(segments, heading, labelled=block == "list", lang=lang, term=term)
+                    _block_passages(segments, heading, labelled=block == "list", lang=lang, term=described)
                 )
     return tuple(found)
 
 
-def _leading_title(token: Token) -> tuple[str, Token, str]:
+def _leading_title(token: Token) -> tuple[str, Token]:
     """A paragraph whose first line is a bare title ("Counter" then "A counter is ..."), as plain-text
-    files write headings: (the title, the rest of the paragraph, the title again when it is all code);
-    ("", token, "") otherwise. A code title is the term of a definition list (reStructuredText's
-    "``OPTIONS <options>``" over "Specify command-line arguments ..."): the sentence under it is about it."""
-    children = token.children or []
-    breaks = [i for i, child in enumerate(children) if child.type == "softbreak"]
-    if not breaks:
-        return "", token, ""
-    segments = inline_segments(_inline(children[: breaks[0]]))
+    files write headings, or a definition-list term (reStructuredText's "``OPTIONS <options>``" over
+    "Specify command-line arguments ..."): (the title, the rest of the paragraph); ("", token) otherwise."""
+    segments, rest = _first_line(token)
+    if rest is None:
+        return "", token
     first = " ".join("".join(t for t, _ in segments).split())
-    rest = _inline(children[breaks[0] + 1 :])
     after = "".join(t for t, _ in inline_segments(rest)).lstrip()
     words = first.split()
     titled = 0 < len(words) <= _MAX_TITLE_WORDS and not _TERMINAL.search(first)
-    if titled and not first.endswith((",", ":", ";")) and after[:1].isupper():
-        coded = all(code or not text.strip() for text, code in segments)
-        if coded or first[:1].isupper():
-            return first, rest, first if coded else ""
-    return "", token, ""
+    named = first[:1].isupper() or _all_code(segments)
+    if titled and not first.endswith((",", ":", ";")) and named and after[:1].isupper():
+        return first, rest
+    return "", token
 
 
 def _code_term(token: Token) -> str:
     """The first line of a paragraph when it is all code and more lines follow (a definition-list term:
     "``NO_SOURCE_PERMISSIONS``" over its indented description), else ""."""
+    segments, rest = _first_line(token)
+    if rest is None or not _all_code(segments):
+        return ""
+    return " ".join("".join(text for text, _ in segments).split())
+
+
+def _first_line(token: Token) -> tuple[list[tuple[str, bool]], Token | None]:
+    """The inline segments of a paragraph's first line and the rest of it (None: one line only)."""
     children = token.children or []
     breaks = [i for i, child in enumerate(children) if child.type == "softbreak"]
     if not breaks:
-        return ""
-    segments = inline_segments(_inline(children[: breaks[0]]))
-    if not segments or not all(code or not text.strip() for text, code in segments):
-        return ""
-    return " ".join("".join(text for text, _ in segments).split())
+        return [], None
+    return inline_segments(_inline(children[: breaks[0]])), _inline(children[breaks[0] + 1 :])
+
+
+def _all_code(segments: list[tuple[str, bool]]) -> bool:
+    return bool(segments) and all(code or not text.strip() for text, code in segments)
 
 
 def _inline(children: list[Token]) -> Token:
