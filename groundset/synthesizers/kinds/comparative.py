@@ -251,7 +251,7 @@ class ComparativeQuerySynthesizer(TwoPartSynthesizer):
         for _, a, b in comparable_pairs(kg, index, rng):
             if frozenset((a[0], b[0])) in links and fresh(a, b):
                 yield [a[0], b[0]], [a[1].focus, b[1].focus], [a[1], b[1]]
-        for a, b in _edge_pairs(kg, index, links, rng):
+        for a, b in _edge_pairs(kg, index, links, rng, rules=self.writes_with_model):
             if fresh(a, b):
                 yield [a[0], b[0]], _sides(kg, a, b), [a[1], b[1]]
         if self.writes_with_model:
@@ -295,9 +295,15 @@ def _sides(kg: KnowledgeGraph, a: Side, b: Side) -> list[str]:
 
 
 def _edge_pairs(
-    kg: KnowledgeGraph, index: FactIndex, links: dict[frozenset[str], list[str]], rng: random.Random
+    kg: KnowledgeGraph,
+    index: FactIndex,
+    links: dict[frozenset[str], list[str]],
+    rng: random.Random,
+    *,
+    rules: bool = True,
 ) -> Iterator[tuple[Side, Side]]:
-    """For each cross-document edge, its best pair of comparable facts (closest statements first)."""
+    """For each cross-document edge, its best pair of comparable facts (closest statements first); ``rules``:
+    two subjects' rules compare too (``_comparable``)."""
     edges = sorted(tuple(sorted(pair)) for pair in links)
     rng.shuffle(edges)
     found: list[tuple[float, float, Side, Side]] = []
@@ -308,7 +314,7 @@ def _edge_pairs(
             for fb in index.facts.get(target, []):
                 if fa.pattern != fb.pattern or fa.pattern not in COMPARED:
                     continue
-                closeness = _comparable(kg, index, (source, fa), (target, fb), named)
+                closeness = _comparable(kg, index, (source, fa), (target, fb), named, rules=rules)
                 if closeness is not None and (best is None or closeness > best[0]):
                     best = (closeness, (source, fa), (target, fb))
         if best is not None:
@@ -322,11 +328,16 @@ def _edge_pairs(
         yield from (pair[i] for pair in (two, one) if i < len(pair))
 
 
-def _comparable(kg: KnowledgeGraph, index: FactIndex, a: Side, b: Side, named: Together) -> float | None:
+def _comparable(
+    kg: KnowledgeGraph, index: FactIndex, a: Side, b: Side, named: Together, *, rules: bool = True
+) -> float | None:
     """How close the two statements are, or None when they make no comparison: one statement twice,
     one answer twice, a subject inside the other ("metric" and "metric type"), two subjects the corpus
     never lists together as counterparts ("LabelSet" and "label names": a thing and its part),
-    unrelated statements, or one subject whose two documents cannot be told apart by their titles."""
+    unrelated statements, or one subject whose two documents cannot be told apart by their titles.
+    ``rules=False`` (offline): two subjects' rules make no comparison either. Written from the templates
+    ("How do the rules for Senders differ from those for Receivers?", one MUST of each), blind readers kept 1
+    of 12 over every rated round: two rules of two things are rarely about one point."""
     (chunk_a, fa), (chunk_b, fb) = a, b
     if folded(fa.answer) == folded(fb.answer) or index.is_scope(fa) or index.is_scope(fb):
         return None  # the product itself: two pages describe all of it ("Overview" vs "FAQ"), not one point
@@ -345,7 +356,7 @@ def _comparable(kg: KnowledgeGraph, index: FactIndex, a: Side, b: Side, named: T
     if fa.pattern in DEFINING:
         kin = index.similarity(fa.answer, fb.answer)
         return similarity if similarity >= SENTENCE_SENSE and kin >= KINSHIP else None
-    return similarity if similarity >= RULE_SENSE else None
+    return similarity if rules and similarity >= RULE_SENSE else None
 
 
 MIN_OWN_WORDS = 2  # what each version says that the other does not, in content words
