@@ -59,8 +59,8 @@ _named_by = GraphCache[Counter[str]]()
 
 def page_topic(kg: KnowledgeGraph, chunk: str, scope: str, lowercase: frozenset[str]) -> str:
     """The name a page's title gives as what it is about besides the product ("CANN" in "llama.cpp for CANN",
-    "LLGuidance" in "LLGuidance Support in llama.cpp", "Node-API" in "Contributing a new API to Node-API"), as
-    one entity its chunks name most, or "". A question of one of its sentences lost it ("What happens if
+    "Fedora" in "Setting Up CUDA on Fedora", "Grafana" in "Grafana support for Prometheus"), as the one
+    entity its chunks name most, or "". A question of one of its sentences lost it ("What happens if
     hardware support for VMM is unavailable?", of the CANN backend only; blind readers on three corpora listed
     that first). One word only, not one the corpus writes in lower case (``lowercase``: "Architecture" in
     "Auto-Parser Architecture"), nor the product (``scope``)."""
