@@ -16,8 +16,9 @@ from groundset.kg.graph import KnowledgeGraph, NodeKind
 from groundset.scoring.compare import compare_runs
 from groundset.scoring.result import EvaluationResult
 
+from .browser_support import browser  # noqa: F401 - the browser fixture
 from .corpora import PROMETHEUS_DOCS
-from .test_report_browser import Opened, browser  # noqa: F401 - the browser fixture
+from .test_report_browser import Opened
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,5 @@
 """Imports flow one way: core -> text -> documents, samples, judges -> kg -> personas -> synthesizers
--> scoring -> cli. Every import in every module (lazy ones inside functions included) is checked.
+-> scoring -> review -> cli. Every import in every module (lazy ones inside functions included) is checked.
 (documents reads Markdown titles with the text tools, so text comes first.)"""
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ RANKS = {
     "personas": 4,
     "synthesizers": 5,
     "scoring": 6,
-    "cli": 7,
+    "review": 7,
+    "cli": 8,
 }
 FREE = {"_version"}  # top-level modules any part may import
 TOP = {"testing"}  # top-level modules that, like cli, may use every part (none may import them)

@@ -2,54 +2,20 @@
 
 The string checks in test_report.py cannot see what a browser makes of the page (a broken SVG, a request
 from CSS, a dialog from injected markup); this does. Skipped, with the reason, where Playwright or a
-Chromium binary is missing; browsers are never downloaded.
+Chromium binary is missing (failed with GROUNDSET_REQUIRE_BROWSER=1; see browser_support); browsers are
+never downloaded.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
-
-import pytest
 
 from groundset.scoring.report import write_comparison_report, write_run_report
 
+from . import browser_support
 from .test_report import SCRIPT, build_comparison, build_result
 
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def _chromium() -> str | None:
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if found:
-        return found
-    return "/usr/bin/chromium" if os.access("/usr/bin/chromium", os.X_OK) else None
-
-
-@pytest.fixture(scope="module")
-def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError as exc:
-        pytest.skip(f"playwright is not importable: {exc}")
-    executable = _chromium()
-    if executable is None:
-        pytest.skip("no chromium binary (looked for chromium, chromium-browser, /usr/bin/chromium)")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable, args=ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
+browser = browser_support.browser  # the fixture: one headless Chromium for the module
 
 
 class Opened:

@@ -144,7 +144,8 @@ def test_jsonl_round_trip_is_exact_and_byte_identical(tmp_path: Path):
     assert lines[0].index('"a"') < lines[0].index('"aa"') < lines[0].index('"b"') < lines[0].index('"seed"')
     # model field order; review and question-kind fields only once set, so older files and plain samples
     # stay as they were
-    optional = ("reviewed", "review_note", "expected_behaviour", "history", "distractor_contexts")
+    optional = ("reviewed", "review_note", "edited", "tags", "expected_behaviour", "history")
+    optional += ("distractor_contexts",)
     unset_review = [f for f in TestsetSample.model_fields if f not in (*optional, "distractor_context_ids")]
     assert list(json.loads(lines[1])) == unset_review
     assert "漢字" in text and "\x00" not in text

@@ -19,6 +19,7 @@ from .evaluate import evaluate, metrics
 from .generate import generate, personas
 from .kg import kg_app
 from .kg_enrich import enrich
+from .review import review
 from .score import report, score
 
 app = typer_app(
@@ -58,6 +59,7 @@ app.command("metrics")(metrics)
 app.command("calibrate")(calibrate)
 app.command("diff")(diff)
 app.command("compare")(compare_runs_command)
+app.command("review")(review)
 
 
 @app.command()

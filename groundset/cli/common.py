@@ -47,6 +47,18 @@ ConcurrencyOption = Annotated[
 ]
 TimeoutOption = Annotated[float, typer.Option("--timeout", min=0.1, help="Seconds per model request.")]
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")]
+OnlyOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--only",
+        metavar="SPEC",
+        help="Score only the test-set samples that match (repeatable; all must hold): reviewed, unreviewed, "
+        "edited, tag=NAME, kind=NAME (the synthesizer), document=TEXT (a source document's path contains "
+        "TEXT); tag= and kind= take several names joined by commas, any of which will do. E.g. --only "
+        "reviewed --only tag=critical, or --only tag=critical,billing. A selection that keeps no sample is "
+        "an error.",
+    ),
+]
 IncludeOption = Annotated[
     list[str] | None, typer.Option("--include", metavar="GLOB", help="Glob of files to take (repeatable).")
 ]

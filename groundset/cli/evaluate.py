@@ -12,6 +12,7 @@ from .common import (
     EmbeddingsOption,
     LlmOption,
     NoCacheOption,
+    OnlyOption,
     QuietOption,
     TimeoutOption,
     make_engine,
@@ -35,6 +36,7 @@ def evaluate(
     metrics: Annotated[
         str | None, typer.Option(help="Comma-separated metric names (see `groundset metrics`); default four.")
     ] = None,
+    only: OnlyOption = None,
     out_file: Annotated[Path | None, typer.Option("--out", "-o", help="Write the run (JSONL) here.")] = None,
     report: ReportOption = None,
     fail_under: FailUnderOption = None,
@@ -47,21 +49,25 @@ def evaluate(
     quiet: QuietOption = False,
 ) -> None:
     """Score DATA with the chosen metrics; print mean, 95% CI, n and NaN per metric, and usage."""
+    from ..samples.selection import parse_selection
     from ..scoring import EvaluationDataset
     from ..scoring import evaluate as run
-    from ..scoring.evaluate import default_metrics
 
     check_gate(fail_under)
+    selection = parse_selection(only)
     dataset = (
         EvaluationDataset.from_csv(data)
         if data.suffix.lower() == ".csv"
         else EvaluationDataset.from_jsonl(data)
     )
-    chosen = chosen_metrics(metrics) or default_metrics(dataset)
+    if selection:
+        out.print(f"scoring {selection.describe(dataset)}")
+    chosen = chosen_metrics(metrics) or None  # None: evaluate's defaults for the samples it scores
     start = time.perf_counter()
     result = run(
         dataset,
         chosen,
+        only=selection,
         llm=llm,
         embeddings=embeddings,
         engine=make_engine(cache, no_cache, max_concurrency, timeout),

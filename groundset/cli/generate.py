@@ -197,10 +197,13 @@ def generate(
             made = len(testset)
         else:
             options = {"seed": seed, "query_distribution": weights, "show_progress": not quiet}
+            from ..samples.rejected import rejected_path
             from ..synthesizers import needs_review_path
 
             review = needs_review_path(out_file)
-            result = refresh_testset(old, kg, size, generator=generator, review=review, **options)
+            rejected = list(dict.fromkeys([rejected_path(refresh), rejected_path(out_file)]))
+            options |= {"review": review, "rejected": rejected}
+            result = refresh_testset(old, kg, size, generator=generator, **options)
             testset, made = result.testset, len(result.new)
     if old is not None:
         _report_refresh(result, refresh, result.write(out_file))

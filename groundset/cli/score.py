@@ -18,6 +18,7 @@ from .common import (
     EmbeddingsOption,
     LlmOption,
     NoCacheOption,
+    OnlyOption,
     QuietOption,
     TimeoutOption,
     err,
@@ -57,6 +58,7 @@ def score(
             "context recall when the target returns context ids."
         ),
     ] = None,
+    only: OnlyOption = None,
     out_file: Annotated[
         Path | None, typer.Option("--out", "-o", help="Write the run (JSONL; input of `compare`) here.")
     ] = None,
@@ -99,9 +101,15 @@ def score(
     """Ask the --target RAG system every question of the test set, score its answers and print the summary;
     optionally write the run and an HTML report, and exit 1 when a metric misses its --fail-under value
     or the target failed on more questions than --max-target-errors allows."""
-    from ..scoring.score_rag import GraphMismatchWarning, score_rag
+    from ..samples.selection import parse_selection
+    from ..scoring.score_rag import GraphMismatchWarning, as_dataset, score_rag
 
     check_gate(fail_under)
+    selection = parse_selection(only)
+    if selection:
+        # Said (or refused, when it keeps nothing) before the target is built. score_rag reads the file
+        # again, given its path: the header names the graph the test set was written from.
+        out.print(f"scoring {selection.describe(as_dataset(testset))}")
     chosen = chosen_metrics(metrics) or None
     engine = make_engine(cache, no_cache, max_concurrency, timeout)
     http = {
@@ -119,6 +127,7 @@ def score(
             testset,
             system,
             chosen,
+            only=selection,
             llm=llm,
             embeddings=embeddings,
             engine=engine,

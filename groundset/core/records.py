@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from .atomic import atomic_write_text
 from .errors import ConfigError
 
 logger = logging.getLogger(__name__)
@@ -106,6 +107,33 @@ def json_lines(path: str | Path, what: str, *, notify: bool = True) -> Iterator[
         yield number, value
     if repaired and notify:
         logger.warning("%s", surrogate_notice(str(path), repaired))
+
+
+def sample_records(path: str | Path, what: str) -> list[dict[str, Any]]:
+    """The records of a file kept beside a test set (needs-review, rejected): none when it does not exist;
+    each a JSON object with an ``id`` and a ``sample``, else an error naming its line."""
+    if not Path(path).exists():
+        return []
+    records = []
+    for number, record in json_lines(path, what):
+        if not isinstance(record, dict) or not isinstance(record.get("sample"), dict) or not record.get("id"):
+            raise ConfigError(
+                f"{path} line {number}: a {what} record is a JSON object with an 'id' and a 'sample'; "
+                "fix or remove the line"
+            )
+        records.append(record)
+    return records
+
+
+def write_sample_records(path: str | Path, records: Iterable[dict[str, Any]]) -> bool:
+    """Write such records atomically, one per line; with none the file is removed. Whether it exists."""
+    lines = [json.dumps(r, ensure_ascii=False) + "\n" for r in records]
+    target = Path(path)
+    if lines:
+        atomic_write_text(target, "".join(lines))
+    else:
+        target.unlink(missing_ok=True)
+    return bool(lines)
 
 
 def _json_line(line: str, where: str) -> Any:

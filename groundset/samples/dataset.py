@@ -39,6 +39,7 @@ Sample = SingleTurnSample | MultiTurnSample
 
 _FROM_TESTSET = {"user_input", "reference", "reference_contexts", "reference_context_ids"}
 _META = {"id", "synthesizer", "persona", "style", "length", "source_documents"}
+_REVIEW = {"reviewed", "edited", "tags"}  # kept in metadata when set, for `--only` and the run file
 _ALL_FIELDS = frozenset(SingleTurnSample.model_fields) | frozenset(MultiTurnSample.model_fields)
 # Cells that hold JSON in CSV files and in DataFrames read back with pandas.read_csv.
 _JSON_CELLS = frozenset(
@@ -355,8 +356,10 @@ def _read(path: str | Path) -> str:
 
 def _evaluation_sample(item: TestsetSample) -> SingleTurnSample:
     """A test-set sample to score: a conversation's earlier turns become its history (user questions and
-    reference answers); a question to decline says so; near-miss chunk ids go to the metadata."""
+    reference answers); a question to decline says so; near-miss chunk ids and a person's review (reviewed,
+    edited, tags: only when set) go to the metadata."""
     metadata = item.model_dump(include=_META)
+    metadata |= {name: value for name, value in item.model_dump(include=_REVIEW).items() if value}
     if item.distractor_context_ids:
         metadata["distractor_context_ids"] = list(item.distractor_context_ids)
     return SingleTurnSample(

@@ -18,8 +18,9 @@ class TestsetSample(BaseModel):
 
     ``id`` is the sample's identity: ``create`` computes it once from the contexts and the question as
     generated, and nothing recomputes or checks it later. A person may edit ``user_input`` or
-    ``reference`` (and set ``reviewed``, with a ``review_note``): the id stays, so the edited sample
-    is still the same sample to a refresh, a diff and a score history.
+    ``reference`` (and set ``reviewed``, with a ``review_note``; ``groundset review`` also sets ``edited``
+    and keeps ``tags``): the id stays, so the edited sample is still the same sample to a refresh, a diff
+    and a score history.
     """
 
     __test__ = False  # not a pytest test class, despite the name
@@ -45,6 +46,8 @@ class TestsetSample(BaseModel):
     distractor_context_ids: list[str] = []
     reviewed: bool = False  # a person checked (and maybe edited) it: a refresh never drops it silently
     review_note: str = ""
+    edited: bool = False  # a person changed its question or reference (``groundset review``); it is reviewed
+    tags: list[str] = []  # a person's free labels ("critical"): ``score --only tag=critical`` runs them
 
     @field_validator("user_input", "reference", "reference_contexts")
     @classmethod
@@ -63,6 +66,17 @@ class TestsetSample(BaseModel):
         if len(set(value)) != len(value):
             raise ValueError("must not repeat a document (use TestsetSample.create to deduplicate)")
         return value
+
+    @field_validator("tags")
+    @classmethod
+    def _plain_tags(cls, value: list[str]) -> list[str]:
+        for tag in value:
+            if not tag or any(ch.isspace() or ch in ",=" for ch in tag):
+                raise ValueError(
+                    f"tag {tag!r} must be one word without spaces, commas or '=' "
+                    "(e.g. 'critical', 'billing-v2')"
+                )
+        return list(dict.fromkeys(value))
 
     @model_validator(mode="after")
     def _ids_match_contexts(self) -> TestsetSample:
@@ -147,7 +161,8 @@ class TestsetSample(BaseModel):
 
 FIELDS: tuple[str, ...] = tuple(TestsetSample.model_fields)
 _KIND_DEFAULTS = {"expected_behaviour": ANSWER, "history": [], "distractor_contexts": []}
-_KIND_DEFAULTS |= {"distractor_context_ids": [], "reviewed": False, "review_note": ""}
+_KIND_DEFAULTS |= {"distractor_context_ids": [], "reviewed": False, "review_note": "", "edited": False}
+_KIND_DEFAULTS |= {"tags": []}
 
 
 def sample_record(sample: TestsetSample) -> dict[str, Any]:

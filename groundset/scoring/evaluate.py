@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..core.aio import run_sync
@@ -14,6 +14,7 @@ from ..core.models import resolve_embeddings, resolve_llm
 from ..core.progress import Progress
 from ..core.usage import track
 from ..samples.dataset import EvaluationDataset
+from ..samples.selection import Selection, parse_selection
 from .metric import Metric, ScoringContext
 from .result import Cell, EvaluationResult, metric_names
 from .run_judges import judges_of
@@ -37,6 +38,7 @@ async def aevaluate(
     dataset: EvaluationDataset,
     metrics: Sequence[Metric] | None = None,
     *,
+    only: str | Iterable[str] | Selection | None = None,
     llm: Any = None,
     embeddings: Any = None,
     engine: CallEngine | None = None,
@@ -47,9 +49,17 @@ async def aevaluate(
     cache: Any = True,
 ) -> EvaluationResult:
     """Score ``dataset`` with ``metrics`` (default: see ``default_metrics``). Required columns are checked
-    for every metric and row before any call."""
+    for every metric and row before any call.
+
+    ``only`` scores just the samples a selection keeps (``["reviewed", "tag=critical"]``, as ``--only``
+    takes them; see ``groundset.samples.selection``): rows of a groundset test set, or your own rows that
+    keep its fields (id, synthesizer, tags, ...). The run's ``selection`` note says how many of how many.
+    """
     if not isinstance(dataset, EvaluationDataset):
         raise ConfigError(f"dataset must be an EvaluationDataset, got {type(dataset).__name__}")
+    selection = parse_selection(only)
+    selected = selection.describe(dataset) if selection else ""
+    dataset = selection.select(dataset)
     metrics = list(metrics) if metrics is not None else default_metrics(dataset)
     names = metric_names(metrics)
     problems = [line for metric in metrics for line in metric.check(dataset)]
@@ -67,6 +77,8 @@ async def aevaluate(
         dataset, metrics, ctx, raise_exceptions=raise_exceptions, show_progress=show_progress
     )
     notes = {m.name: note for m in metrics if (note := m.run_note(ctx))}
+    if selected:
+        notes["selection"] = selected
     lower = tuple(m.name for m in metrics if not m.higher_is_better)
     return EvaluationResult(
         dataset, names, cells, usage, notes, judges=judges_of(metrics, ctx), lower_better=lower

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from ..core.secrets import redact
 from ..core.usage import StageUsage, track
 from ..samples.dataset import EvaluationDataset
 from ..samples.evaluation import SingleTurnSample
+from ..samples.selection import Selection, parse_selection
 from ..samples.testset import Testset
 from .evaluate import cell_error, default_metrics, score_cells
 from .metric import Metric, ScoringContext
@@ -67,6 +68,7 @@ async def ascore_rag(
     target: Any,
     metrics: Sequence[Metric] | None = None,
     *,
+    only: str | Iterable[str] | Selection | None = None,
     name: str | None = None,
     llm: Any = None,
     embeddings: Any = None,
@@ -93,10 +95,17 @@ async def ascore_rag(
     settings). A target that retrieves from a knowledge graph (``BaselineRAG``) the test set was not
     written from (their fingerprints differ) gets a ``GraphMismatchWarning`` before the first question,
     kept in the run's notes. The run records, per metric, the models that judged it (``judges``).
+
+    ``only`` asks just the samples a selection keeps: specs that must all hold, as ``--only`` takes them
+    (``["reviewed", "tag=critical"]``; see ``groundset.samples.selection``). The run's ``selection`` note
+    says how many of how many; a selection that keeps nothing is a ConfigError.
     """
     if target_concurrency < 1:
         raise ConfigError(f"target_concurrency must be >= 1, got {target_concurrency}")
+    selection = parse_selection(only)
     dataset = as_dataset(testset)
+    selected = selection.describe(dataset) if selection else ""
+    dataset = selection.select(dataset)
     chosen = as_target(target)
     mismatch = graph_mismatch(testset, dataset, chosen)
     if mismatch:  # said before the first question, and kept in the run's notes
@@ -124,6 +133,8 @@ async def ascore_rag(
     )
     usage["target"] = vars(target_usage)
     notes = {m.name: note for m in metrics if (note := m.run_note(ctx))}
+    if selected:
+        notes["selection"] = selected
     if any(sample.history for sample in dataset) and not takes_history(chosen):
         notes["target"] = HISTORY_AS_TEXT
     if mismatch:

@@ -63,8 +63,9 @@ def summary(result: EvaluationResult, aggregate: Mapping[str, Mapping[str, float
     """Per metric mean, 95% CI and counts; then what each metric's notes and unscored samples say."""
     if not result.cells:
         return el("p", "No samples: the run scored nothing.", class_="muted") + _summary_table(aggregate)
-    said = result.notes.get("target")  # e.g. conversations sent as one text to a target without history
-    notes = [note(el("b", "target") + ": " + esc(said))] if said else []
+    # "selection": a part of the test set (--only); "target": e.g. conversations sent as one text
+    said = {key: result.notes[key] for key in ("selection", "target") if result.notes.get(key)}
+    notes = [note(el("b", key) + ": " + esc(text)) for key, text in said.items()]
     for metric in result.metrics:
         stats = aggregate[metric]
         if result.notes.get(metric):

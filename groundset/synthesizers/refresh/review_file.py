@@ -17,14 +17,12 @@ chunk suggested in its place); it then leaves this file. One that cannot be put 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ...core.atomic import atomic_write_text
 from ...core.errors import ConfigError
-from ...core.records import json_lines
+from ...core.records import sample_records, write_sample_records
 from ...samples.testset import TestsetSample, sample_record
 
 __all__ = [
@@ -49,28 +47,12 @@ def needs_review_path(path: str | Path) -> Path:
 def read_records(path: str | Path) -> list[dict[str, Any]]:
     """The records of a needs-review file (none when it does not exist); a record without an ``id`` or a
     ``sample`` is an error naming its line."""
-    if not Path(path).exists():
-        return []
-    records = []
-    for number, record in json_lines(path, "needs-review file"):
-        if not isinstance(record, dict) or not isinstance(record.get("sample"), dict) or not record.get("id"):
-            raise ConfigError(
-                f"{path} line {number}: a needs-review record is a JSON object with an 'id' and a 'sample'; "
-                "fix or remove the line"
-            )
-        records.append(record)
-    return records
+    return sample_records(path, "needs-review file")
 
 
 def write_records(path: str | Path, records: Iterable[dict[str, Any]]) -> bool:
     """Write the records atomically (the file is removed when there are none); whether the file exists."""
-    lines = [json.dumps(r, ensure_ascii=False) + "\n" for r in records]
-    target = Path(path)
-    if lines:
-        atomic_write_text(target, "".join(lines))
-    else:
-        target.unlink(missing_ok=True)
-    return bool(lines)
+    return write_sample_records(path, records)
 
 
 def merge_records(existing: list[dict[str, Any]], sent: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import copy
 from collections import Counter, defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -33,6 +33,7 @@ from ...core.errors import ConfigError
 from ...kg.document_changes import document_changes, graph_documents
 from ...kg.graph import KnowledgeGraph, NodeKind
 from ...personas import Persona
+from ...samples.rejected import read_rejected
 from ...samples.testset import Testset, TestsetSample, sample_record
 from ..pipeline.generator import TestsetGenerator
 from ..scenarios.scenario import largest_remainder
@@ -182,6 +183,7 @@ async def arefresh_testset(
     query_distribution: Any = None,
     show_progress: bool = False,
     review: str | Path | None = None,
+    rejected: Sequence[str | Path] = (),
 ) -> RefreshResult:
     """Refresh ``old`` against ``kg``, the graph of the changed documents (see the module docstring).
 
@@ -190,7 +192,8 @@ async def arefresh_testset(
     test set's). ``generator``: its models, personas (default: the old test set's) and settings write
     the new samples (default: offline). ``review``: the needs-review file whose records marked
     ``"restore": true`` go back into the test set (the CLI reads the one beside ``--out``; write the
-    result to the test set that file belongs to)."""
+    result to the test set that file belongs to). ``rejected``: rejected files (``groundset review``) whose
+    samples are never asked again nor kept (the CLI reads those beside ``--refresh`` and ``--out``)."""
     size = len(old) if size is None else size
     if size < 1:
         raise ValueError(
@@ -204,7 +207,11 @@ async def arefresh_testset(
     needs_review: list[DroppedSample] = []
     finder = ContextFinder(kg, old_docs)
     moved = relinked = 0
+    refused = _rejected_samples(rejected)
+    refused_ids = {s.id for s in refused}
     for sample in old:
+        if sample.id in refused_ids:
+            continue  # rejected in a review since this test set was written: it stays out
         found = finder.find(sample)
         if found.complete:
             kept.append(found.apply(sample))
@@ -219,7 +226,7 @@ async def arefresh_testset(
     documents = _document_changes(old, old_docs, new_docs, [*dropped, *needs_review])
     if (
         not (dropped or needs_review or restored or problems)
-        and size == len(old)
+        and size == len(old) == len(kept)
         and all(now is before for now, before in zip(kept, old, strict=True))
         and old_docs == new_docs
         and old.metadata.get("graph_fingerprint") == kg.fingerprint()
@@ -248,7 +255,7 @@ async def arefresh_testset(
         counts = _missing(distribution, staying, size, need)
         worker = copy.copy(generator)
         worker.personas = generator.personas or _personas(old) or None
-        waiting = [d.sample for d in needs_review]  # no question asked again, nor one in review
+        waiting = [d.sample for d in needs_review]  # no question asked again, nor one in review or rejected
         made = await worker.agenerate(
             kg,
             need,
@@ -256,7 +263,7 @@ async def arefresh_testset(
             seed=seed,
             show_progress=show_progress,
             prefer=prefer,
-            existing=[*staying, *waiting],
+            existing=[*staying, *waiting, *refused],
             per_synthesizer=counts,
         )
         notes += made.metadata.get("notes", [])
@@ -265,7 +272,7 @@ async def arefresh_testset(
             f"kept {len(staying)} samples, more than the {size} asked for: none removed or generated"
         )
     ids = {s.id for s in staying}
-    new = [s for s in (made or []) if s.id not in ids]
+    new = [s for s in (made or []) if s.id not in ids and s.id not in refused_ids]
     if made is not None and len(new) < len(made):
         notes.append(f"{len(made) - len(new)} new sample(s) had a kept sample's id and were left out")
     samples = [*staying, *new]
@@ -283,6 +290,7 @@ async def arefresh_testset(
         "dropped": dict(Counter(d.reason for d in dropped)),
         "needs_review": len(needs_review),
         "restored": len(restored),
+        "rejected_left_out": len(refused_ids),  # rejected in a review: never kept nor asked again
         "new": len(new),
         "documents": documents,
     }
@@ -302,10 +310,25 @@ def refresh_testset(
     query_distribution: Any = None,
     show_progress: bool = False,
     review: str | Path | None = None,
+    rejected: Sequence[str | Path] = (),
 ) -> RefreshResult:
     """The sync twin of ``arefresh_testset`` (works inside a running event loop too)."""
     options = {"generator": generator, "seed": seed, "query_distribution": query_distribution}
-    return run_sync(arefresh_testset(old, kg, size, show_progress=show_progress, review=review, **options))
+    options |= {"show_progress": show_progress, "review": review, "rejected": rejected}
+    return run_sync(arefresh_testset(old, kg, size, **options))
+
+
+def _rejected_samples(paths: Sequence[str | Path]) -> list[TestsetSample]:
+    """The samples of the rejected files, each once."""
+    found: dict[str, TestsetSample] = {}
+    for path in paths:
+        for record in read_rejected(path):
+            try:
+                found[record["id"]] = TestsetSample.model_validate(record["sample"])
+            except ValueError as exc:
+                problem = f"{path}: rejected record {record['id']}: its sample is not valid: {exc}"
+                raise ConfigError(problem) from None
+    return list(found.values())
 
 
 def _dropped(
