@@ -436,6 +436,19 @@ def test_phrase_model_small_corpus() -> None:
     assert model.themes(SMALL_CORPUS[2]) == []
 
 
+@pytest.mark.parametrize("corpus", [SMALL_CORPUS, SMALL_CORPUS[:2], ["Schreibe Regeln in Regeldateien."] * 3])
+def test_fit_rank_gives_what_fit_then_rank_give(corpus: list[str]) -> None:
+    """The build's one pass (candidates found once) equals fit, keyphrases_many and themes_many, on all
+    texts or on some (an update), in a corpus too small for themes too."""
+    separate = PhraseModel().fit(corpus)
+    for rank in (None, [len(corpus) - 1, 0]):
+        texts = corpus if rank is None else [corpus[i] for i in rank]
+        keyphrases, themes = PhraseModel().fit_rank(corpus, keyphrases=3, themes=2, rank=rank)
+        assert keyphrases == separate.keyphrases_many(texts, k=3)
+        assert themes == separate.themes_many(texts, k=2)
+    assert PhraseModel().fit_rank(corpus, keyphrases=0)[0] == [[] for _ in corpus]
+
+
 def test_phrase_model_unseen_text_single_text_and_empty() -> None:
     model = PhraseModel().fit(SMALL_CORPUS)
     assert model.keyphrases("Zebra giraffe okapi.") == []  # unseen words are ignored

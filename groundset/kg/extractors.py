@@ -89,10 +89,15 @@ class SummaryExtractor(Transform):
         if is_offline(ctx.llm) or not self.use_llm:
             report = self.report(nodes)
             documents = kg.nodes(NodeKind.DOCUMENT)
-            model = PhraseModel().fit([kg.get(d)["text"] for d in documents], lang=languages(kg, documents))
             texts = [kg.get(d)["text"] for d in nodes]
             langs = languages(kg, nodes)
-            themes_of = model.themes_many(texts, k=5, lang=langs)
+            _, themes_of = PhraseModel().fit_rank(
+                [kg.get(d)["text"] for d in documents],
+                languages(kg, documents),
+                keyphrases=0,
+                themes=5,
+                rank=_indices(documents, nodes),
+            )
             with ctx.progress.stage(self.name, len(nodes)) as advance:
                 for node, text, lang, themes in zip(nodes, texts, langs, themes_of, strict=True):
                     summary = kg.get(node).get("summary") or textrank_summary(text, lang=lang)
@@ -173,15 +178,19 @@ class ChunkFactsExtractor(Transform):
     def _offline(self, kg: KnowledgeGraph, nodes: Sequence[str], ctx: BuildContext) -> StageReport:
         report = self.report(nodes)
         chunks = kg.nodes(NodeKind.CHUNK)
-        model = PhraseModel().fit([kg.get(c)["text"] for c in chunks], lang=languages(kg, chunks))
         texts = [kg.get(c)["text"] for c in nodes]  # markdown: the offline extractors strip it themselves
         langs = languages(kg, nodes)
+        keyphrases, themes = PhraseModel().fit_rank(
+            [kg.get(c)["text"] for c in chunks],
+            languages(kg, chunks),
+            keyphrases=8,
+            themes=4,
+            rank=_indices(chunks, nodes),
+        )
         # Entities follow rules on the chunk alone: kept when present (an update keeps them).
         todo = [i for i, node in enumerate(nodes) if "entities" not in kg.get(node)]
         found = iter(EntityExtractor().extract_many([texts[i] for i in todo], lang=[langs[i] for i in todo]))
         entities = [kg.get(node)["entities"] if "entities" in kg.get(node) else next(found) for node in nodes]
-        keyphrases = model.keyphrases_many(texts, k=8, lang=langs)
-        themes = model.themes_many(texts, k=4, lang=langs)
         with ctx.progress.stage(self.name, len(nodes)) as advance:
             for i, node in enumerate(nodes):
                 _set_facts(
@@ -266,3 +275,9 @@ def _clean_items(items: Sequence[str]) -> list[str]:
         if text and text.casefold() not in seen:
             seen[text.casefold()] = text
     return list(seen.values())
+
+
+def _indices(nodes: Sequence[str], chosen: Sequence[str]) -> list[int]:
+    """Where each of ``chosen`` stands in ``nodes`` (every one of them is there)."""
+    at = {node: i for i, node in enumerate(nodes)}
+    return [at[node] for node in chosen]
