@@ -12,7 +12,7 @@ Each size is built offline in its own process (the peak RSS is that build's alon
 ``benchmarks/kg_build.py`` does. ``--tracemalloc N`` also prints, for the first size, the N source lines
 that hold the most memory at the end of the build (the graph as it is saved) and at the peak.
 
-Run: .venv/bin/python benchmarks/kg_scale.py [--sizes 1,4,16] [--tracemalloc 15] [--keep DIR]
+Run: .venv/bin/python benchmarks/kg_scale.py [--sizes 1,4,16] [--tracemalloc 15] [--keep DIR] [--write-docs]
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from benchmarks.docs_section import recorded  # noqa: E402
 
 CORPORA = ROOT.parent / "shared" / "corpora"
 _WORD = re.compile(r"\b[a-z]{4,}\b")
@@ -186,4 +188,8 @@ def _print_row(row: dict) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    if "--child" in sys.argv:
+        main()
+    else:
+        with recorded("kg_scale"):
+            main()

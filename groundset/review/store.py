@@ -109,7 +109,7 @@ class ReviewStore:
         rejected = read_rejected(self.rejected)
         gone = {r["id"] for r in rejected}
         found = [Item(s, _status(s), "testset") for s in self._testset() if s.id not in gone]
-        for record in read_records(self.needs_review):
+        for record in (r for r in read_records(self.needs_review) if r["id"] not in gone):
             found.append(Item(_sample_of(record, self.needs_review), NEEDS_REVIEW, "needs_review", record))
         for record in rejected:
             found.append(Item(_sample_of(record, self.rejected), REJECTED, "rejected", record))

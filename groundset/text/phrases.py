@@ -15,8 +15,10 @@ from __future__ import annotations
 import functools
 import math
 import re
+import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
@@ -174,15 +176,29 @@ def _candidates(plain: str, lang: str = "en") -> list[tuple[str, str]]:
                     break  # no stop word anywhere inside: keeps candidates noun-phrase-like
                 if can_end:
                     if end == start:
-                        found.append((key, run[start]))
+                        found.append((key, _intern(run[start])))
                     else:
                         keys = " ".join(info[0] for info in infos[start : end + 1])
-                        found.append((keys, " ".join(run[start : end + 1])))
+                        found.append((_intern(keys), _intern(" ".join(run[start : end + 1]))))
     return found
 
 
-def _candidates_of(plains: Sequence[str], langs: Sequence[str]) -> list[list[tuple[str, str]]]:
-    return [_candidates(plain, code) for plain, code in zip(plains, langs, strict=True)]
+# One string for a phrase however often the corpus holds it: a build keeps every chunk's candidates until the
+# model is fitted, and most of them are the same few thousand phrases.
+_intern = sys.intern
+
+
+Found = tuple[list[str], list[str]]  # a text's candidate keys, and their surface forms in the same order
+
+
+def _candidates_of(plains: Sequence[str], langs: Sequence[str]) -> list[Found]:
+    """Each text's candidates as two lists (two pointers a candidate, not a tuple of them: a corpus's
+    candidates are held together until the model is fitted)."""
+    found = []
+    for plain, code in zip(plains, langs, strict=True):
+        pairs = _candidates(plain, code)
+        found.append(([key for key, _ in pairs], [surface for _, surface in pairs]))
+    return found
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -276,7 +292,8 @@ class PhraseModel:
         """
         langs = languages_of(texts, lang)
         plains = [plain_text(text) for text in texts]
-        return self._fit(plains, langs, _candidates_of(plains, langs))
+        self._fit(plains, langs, _candidates_of(plains, langs))
+        return self
 
     def fit_rank(
         self,
@@ -289,50 +306,58 @@ class PhraseModel:
     ) -> tuple[list[list[str]], list[list[str]]]:
         """``fit`` on ``texts``, then the ``keyphrases`` and ``themes`` (how many of each) of the texts at
         the indices ``rank`` (default: all), as ``fit`` then ``keyphrases_many`` and ``themes_many`` give
-        them, with each text's phrase candidates found once instead of three times (most of the cost)."""
+        them, with each text's phrase candidates found once instead of three times (most of the cost), and
+        the counts that fit the model ranking them (the candidates are let go before ranking)."""
         langs = languages_of(texts, lang)
         plains = [plain_text(text) for text in texts]
-        per_text = _candidates_of(plains, langs)
-        self._fit(plains, langs, per_text)
-        chosen = range(len(texts)) if rank is None else rank
-        keys = [[key for key, _ in per_text[i]] for i in chosen]
-        return self._rank_keys(keys, keyphrases, self._bonus), self._rank_keys(keys, themes, self._themes())
+        counts = self._fit(plains, langs, _candidates_of(plains, langs))
+        if counts is None:
+            empty: list[list[str]] = [[] for _ in (range(len(texts)) if rank is None else rank)]
+            return empty, [list(e) for e in empty]
+        rows = counts if rank is None else counts[list(rank)]
+        ranked = self._rank_counts(rows, keyphrases, self._bonus)
+        return ranked, self._rank_counts(rows, themes, self._themes())
 
-    def _fit(self, plains: list[str], langs: list[str], per_text: list[list[tuple[str, str]]]) -> PhraseModel:
+    def _fit(self, plains: list[str], langs: list[str], per_text: list[Found]) -> Any:
+        """Fit on the texts' candidates; their phrase counts (a CSR matrix, one row per text), or None
+        when no phrase qualifies."""
         seen: Counter[str] = Counter()
         as_verb: Counter[str] = Counter()
         for plain, code in zip(plains, langs, strict=True):
             if code == "en":
                 _count_verb_contexts(plain, seen, as_verb)
         verbs = _verb_like(seen, as_verb)
-        total: Counter[str] = Counter()
-        surfaces: dict[str, Counter[str]] = {}
-        for found in per_text:
-            for key, surface in found:
-                total[key] += 1
-                surfaces.setdefault(key, Counter())[surface] += 1
+        total = Counter(key for keys, _ in per_text for key in keys)
         vocabulary = sorted(
             key
             for key, count in total.items()
             if (count >= 2 or " " not in key) and not any(word in verbs for word in key.split(" "))
         )
+        del total
+        # Surface forms of the phrases kept only: most candidates occur once and are no phrase.
+        surfaces: dict[str, Counter[str]] = {key: Counter() for key in vocabulary}
+        for keys, forms_of in per_text:
+            for key, surface in zip(keys, forms_of, strict=True):
+                if (forms := surfaces.get(key)) is not None:
+                    forms[surface] += 1
         self._n_texts = len(plains)
         self._keys = vocabulary
         self._surfaces = [_readable(surfaces[key]) for key in vocabulary]
+        del surfaces
         if not vocabulary:
             self._vectorizer = self._tfidf = None
-            return self
+            return None
         index = {key: i for i, key in enumerate(vocabulary)}
         self._parts = [_sub_phrases(key, index) for key in vocabulary]
         self._vectorizer = CountVectorizer(analyzer=_identity, vocabulary=index, dtype=np.float64)
-        counts = self._vectorizer.transform([[key for key, _ in found] for found in per_text])
+        counts = self._vectorizer.transform([keys for keys, _ in per_text]).tocsr()
         self._tfidf = TfidfTransformer(sublinear_tf=True, norm=None).fit(counts)
         lengths = np.array([key.count(" ") for key in vocabulary])
         self._bonus = np.asarray(_LENGTH_BONUS)[lengths]
         df = np.asarray((counts > 0).sum(axis=0)).ravel()
         max_df = max(2, math.floor(_THEME_MAX_SHARE * self._n_texts))
         self._theme_weight = np.where((df >= 2) & (df <= max_df), np.asarray(_THEME_BONUS)[lengths], 0.0)
-        return self
+        return counts
 
     def keyphrases(self, text: str, k: int = 8, lang: str | None = None) -> list[str]:
         """The ``k`` most distinctive phrases of ``text`` (phrases unseen in ``fit`` are ignored)."""
@@ -362,15 +387,18 @@ class PhraseModel:
             return [[] for _ in texts]
         langs = languages_of(texts, lang)
         plains = [plain_text(text) for text in texts]
-        keys = [[key for key, _ in found] for found in _candidates_of(plains, langs)]
+        keys = [keys for keys, _ in _candidates_of(plains, langs)]
         return self._rank_keys(keys, k, weights)
 
     def _rank_keys(self, keys: list[list[str]], k: int, weights: np.ndarray) -> list[list[str]]:
-        if self._vectorizer is None or self._tfidf is None or k < 1:
+        if self._vectorizer is None or self._tfidf is None or k < 1 or not keys:
             return [[] for _ in keys]
-        if not keys:
-            return []
-        counts = self._vectorizer.transform(keys).tocsr()
+        return self._rank_counts(self._vectorizer.transform(keys).tocsr(), k, weights)
+
+    def _rank_counts(self, counts: Any, k: int, weights: np.ndarray) -> list[list[str]]:
+        """Top ``k`` phrases of each row of ``counts`` (phrase counts, CSR) by TF-IDF times ``weights``."""
+        if self._tfidf is None or k < 1:
+            return [[] for _ in range(counts.shape[0])]
         scores = self._tfidf.transform(counts).multiply(weights).tocsr()
         ranked: list[list[str]] = []
         for row in range(scores.shape[0]):
