@@ -91,13 +91,7 @@ class SummaryExtractor(Transform):
             documents = kg.nodes(NodeKind.DOCUMENT)
             texts = [kg.get(d)["text"] for d in nodes]
             langs = languages(kg, nodes)
-            _, themes_of = PhraseModel().fit_rank(
-                [kg.get(d)["text"] for d in documents],
-                languages(kg, documents),
-                keyphrases=0,
-                themes=5,
-                rank=_indices(documents, nodes),
-            )
+            _, themes_of = _corpus_phrases(kg, documents, nodes, keyphrases=0, themes=5)
             with ctx.progress.stage(self.name, len(nodes)) as advance:
                 for node, text, lang, themes in zip(nodes, texts, langs, themes_of, strict=True):
                     summary = kg.get(node).get("summary") or textrank_summary(text, lang=lang)
@@ -180,13 +174,7 @@ class ChunkFactsExtractor(Transform):
         chunks = kg.nodes(NodeKind.CHUNK)
         texts = [kg.get(c)["text"] for c in nodes]  # markdown: the offline extractors strip it themselves
         langs = languages(kg, nodes)
-        keyphrases, themes = PhraseModel().fit_rank(
-            [kg.get(c)["text"] for c in chunks],
-            languages(kg, chunks),
-            keyphrases=8,
-            themes=4,
-            rank=_indices(chunks, nodes),
-        )
+        keyphrases, themes = _corpus_phrases(kg, chunks, nodes, keyphrases=8, themes=4)
         # Entities follow rules on the chunk alone: kept when present (an update keeps them).
         todo = [i for i, node in enumerate(nodes) if "entities" not in kg.get(node)]
         found = iter(EntityExtractor().extract_many([texts[i] for i in todo], lang=[langs[i] for i in todo]))
@@ -277,7 +265,13 @@ def _clean_items(items: Sequence[str]) -> list[str]:
     return list(seen.values())
 
 
-def _indices(nodes: Sequence[str], chosen: Sequence[str]) -> list[int]:
-    """Where each of ``chosen`` stands in ``nodes`` (every one of them is there)."""
-    at = {node: i for i, node in enumerate(nodes)}
-    return [at[node] for node in chosen]
+def _corpus_phrases(
+    kg: KnowledgeGraph, corpus: Sequence[str], nodes: Sequence[str], *, keyphrases: int, themes: int
+) -> tuple[list[list[str]], list[list[str]]]:
+    """The keyphrases and themes of ``nodes`` by a phrase model fitted on the texts of all of ``corpus``
+    (every document, or every chunk: themes are what a few of them share), in one pass."""
+    at = {node: i for i, node in enumerate(corpus)}
+    texts = [kg.get(node)["text"] for node in corpus]
+    model = PhraseModel()
+    rank = [at[node] for node in nodes]
+    return model.fit_rank(texts, languages(kg, corpus), keyphrases=keyphrases, themes=themes, rank=rank)
