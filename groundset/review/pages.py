@@ -248,7 +248,6 @@ def _sample(item: Item, sources: Sources, next_query: str) -> str:
         + _contexts(item, sources),
         id="sample",
         data_id=sample.id,
-        data_revision=item.revision,
         data_next=("/" + next_query) if next_query else "",
         data_note=sample.review_note,
     )

@@ -97,7 +97,7 @@ def create_app(store: ReviewStore, sources: Sources | None = None, *, token: str
         except (ConfigError, TypeError, ValueError) as exc:
             return _error(str(exc), 400)
         return JSONResponse(
-            {"id": item.sample.id, "status": item.status, "place": item.place, "revision": item.revision},
+            {"id": item.sample.id, "status": item.status, "place": item.place},
             headers=_HEADERS,
         )
 
@@ -114,30 +114,27 @@ def create_app(store: ReviewStore, sources: Sources | None = None, *, token: str
 
 
 def _apply(store: ReviewStore, action: str, sample_id: str, body: dict[str, Any]) -> Any:
-    text = _texts(body)
     if action == "keep":
         return store.keep(sample_id, bool(body.get("keep", True)))
     if action == "edit":
         base = body.get("base") if isinstance(body.get("base"), dict) else {}
-        return store.edit(sample_id, question=text("question"), reference=text("reference"), base=base)
+        question, reference = _text(body, "question"), _text(body, "reference")
+        return store.edit(sample_id, question=question, reference=reference, base=base)
     if action == "reject":
-        return store.reject(sample_id, text("reason"))
+        return store.reject(sample_id, _text(body, "reason"))
     if action == "restore":
         return store.restore(sample_id)
     if action == "tag":
         return store.tag(sample_id, add=_words(body.get("add")), remove=_words(body.get("remove")))
     base = body.get("base")
-    return store.note(sample_id, text("note"), base=base if isinstance(base, str) else None)
+    return store.note(sample_id, _text(body, "note"), base=base if isinstance(base, str) else None)
 
 
-def _texts(body: dict[str, Any]):  # type: ignore[no-untyped-def]
-    def text(name: str) -> str:
-        value = body.get(name, "")
-        if not isinstance(value, str):
-            raise ConfigError(f"{name} must be text")
-        return value
-
-    return text
+def _text(body: dict[str, Any], name: str) -> str:
+    value = body.get(name, "")
+    if not isinstance(value, str):
+        raise ConfigError(f"{name} must be text")
+    return value
 
 
 def _words(value: Any) -> list[str]:

@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ConfigError
-from ..core.hashing import stable_hash
 from ..samples.rejected import read_rejected, rejected_path, write_rejected
 from ..samples.testset import Testset, TestsetSample, sample_record
 from ..synthesizers.refresh.review_file import needs_review_path, read_records, write_records
@@ -62,16 +61,12 @@ class UnknownSample(ConfigError):
 
 @dataclass(frozen=True)
 class Item:
-    """One sample as the review shows it: where it lives, its status, and a revision that changes with it."""
+    """One sample as the review shows it: where it lives and its status."""
 
     sample: TestsetSample
     status: str
     place: str  # "testset", "needs_review" or "rejected"
     record: dict[str, Any] = field(default_factory=dict)  # its needs-review or rejected record
-
-    @property
-    def revision(self) -> str:
-        return stable_hash({"sample": sample_record(self.sample), "record": self.record}, length=12)
 
     @property
     def restoring(self) -> bool:
