@@ -251,3 +251,41 @@ def test_chunks_the_model_cannot_describe_take_the_offline_facts(stub, chat, ope
     assert facts.done == len(chunks) and not facts.failures
     assert facts.usage.fallbacks == len(chunks)
     assert all(result.kg.get(c)["keyphrases"] for c in chunks)
+
+
+def test_documents_the_model_cannot_summarise_take_the_offline_summary(
+    stub, chat, openai_embeddings, tmp_path
+):
+    """Seen with SmolLM2-135M at max_tokens=128: every summary cut off mid-string, the repair too. The
+    build ends; those documents get the TextRank summary and corpus themes, counted as fallbacks. A
+    long page without headings whose headlines answer is broken keeps none, as offline."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for page in ("data_model.md", "jobs_instances.md"):
+        shutil.copy(PROMETHEUS_DOCS / "concepts" / page, docs / page)
+    long_plain = (PROMETHEUS_DOCS / "concepts" / "data_model.md").read_text(encoding="utf-8")
+    plain = "\n\n".join(line.lstrip("#").strip() for line in long_plain.splitlines() if line.strip())
+    (docs / "plain.txt").write_text(plain, encoding="utf-8")
+    cut = '{\n  "summary": "The document explains how the'
+    stub.on_chat(
+        lambda body: (
+            Reply.cut_off(cut)
+            if "Summarise the document" in body["messages"][0]["content"]
+            or "formatted headings" in body["messages"][0]["content"]
+            else None
+        )
+    )
+    result = build_knowledge_graph(
+        docs, llm=chat, embeddings=openai_embeddings, engine=CallEngine(cache=False), enrich="eager"
+    )
+    stages = {s.stage: s for s in result.report.stages}
+    summary, headlines = stages["kg.summary"], stages["kg.headlines"]
+    assert summary.selected >= 2 and summary.done == summary.selected and not summary.failures
+    assert summary.usage.fallbacks == summary.selected and summary.usage.repairs == summary.selected
+    kg = result.kg
+    for doc in kg.nodes(NodeKind.DOCUMENT):
+        data = kg.get(doc)
+        assert data["summary"] and "explains how the" not in data["summary"] and "themes" in data
+    assert headlines.usage.fallbacks == 1 and not headlines.failures
+    page = next(d for d in kg.nodes(NodeKind.DOCUMENT) if kg.get(d)["source"] == "plain.txt")
+    assert kg.get(page)["headlines"] == []

@@ -357,3 +357,37 @@ async def test_a_server_other_than_openai_gets_max_tokens_it_reads(stub, engine)
     default = ChatOpenAI(model="m", api_key="k", base_url=stub.base_url, max_retries=0)
     await JudgePrompt().run(default, Passage(text="b"), engine=engine)
     assert stub.chat_requests[-1].body["max_tokens"] == 1024
+
+
+async def test_a_summary_cut_off_at_the_length_limit_keeps_its_whole_sentences(stub, chat, engine):
+    """SmolLM2-135M at max_tokens=128 wrote past the limit on every summary: the whole sentences are a
+    summary, kept without a second request, counted as a fallback and cached like any answer."""
+    from groundset.kg.prompts import DocumentSummary, DocumentText, SummaryPrompt
+
+    cut = (
+        '```json\n{"summary": "Prometheus scrapes targets over HTTP. Each target is an instance of a job. The'
+    )
+    stub.push(Reply.cut_off(cut))
+    doc = DocumentText(title="Jobs and instances", text="In Prometheus terms, an endpoint you can scrape ...")
+    first = await SummaryPrompt().run(chat, doc, engine=engine)
+    assert first == DocumentSummary(
+        summary="Prometheus scrapes targets over HTTP. Each target is an instance of a job.", themes=[]
+    )
+    usage = engine.usage.total()
+    assert len(stub.chat_requests) == 1 and usage.fallbacks == 1 and usage.repairs == 0
+    assert await SummaryPrompt().run(chat, doc, engine=engine) == first  # from the cache
+    assert len(stub.chat_requests) == 1 and engine.usage.total().cache_hits == 1
+    # cut inside the themes: the summary is whole, the last theme may not be
+    stub.push(Reply.cut_off('{"summary": "Targets are scraped.", "themes": ["scraping", "jobs", "inst'))
+    other = DocumentText(title="Scraping", text="Targets are scraped.")
+    assert await SummaryPrompt().run(chat, other, engine=engine) == DocumentSummary(
+        summary="Targets are scraped.", themes=["scraping", "jobs"]
+    )
+    # nothing whole to keep: asked again, more briefly
+    stub.push(
+        Reply.cut_off('{"summary": "The document explains how the'),
+        Reply.json({"summary": "Short.", "themes": ["x"]}),
+    )
+    third = DocumentText(title="Third", text="Something else entirely.")
+    assert (await SummaryPrompt().run(chat, third, engine=engine)).summary == "Short."
+    assert "cut off at the length limit" in stub.chat_requests[-1].body["messages"][-1]["content"]

@@ -37,6 +37,7 @@ from .structured import (
     Method,
     first_method,
     is_openai_like,
+    load_cut_off_json,
     output_schema,
     parse_answer,
     raw_answer,
@@ -125,6 +126,12 @@ class Prompt(Generic[In, Out]):
         """What the schema cannot say (e.g. one verdict per statement): None when ``output`` is fine,
         else the problem as the model should hear it ("gave 2 verdicts for 3 statements; give one
         per statement"). A failing answer gets one repair request and is never cached."""
+        return None
+
+    def salvage(self, data: In, cut: dict[str, Any]) -> Out | None:
+        """What can be kept of an answer cut off at the length limit (``cut``: its JSON closed where it
+        stopped), or None to ask again. Override where a shorter answer is still a right one (a summary
+        of its whole sentences); the kept answer is checked like any other."""
         return None
 
     def output_model_for(self, data: In) -> type[BaseModel]:
@@ -388,6 +395,13 @@ class Prompt(Generic[In, Out]):
         if value is not None:
             return value
         if (getattr(answer, "response_metadata", None) or {}).get("finish_reason") == "length":
+            cut = load_cut_off_json(raw)
+            kept = self.salvage(data, cut) if cut is not None else None
+            if kept is not None:
+                value, _ = self._checked(data, kept.model_dump_json(by_alias=True))
+                if value is not None:  # its whole part, with no second request
+                    engine.record(stage, fallbacks=1)
+                    return value
             # Cut off at the length limit: asking again the same way would be cut off again.
             problem += "; the answer was cut off at the length limit, so answer again much more briefly"
         engine.record(stage, repairs=1)

@@ -142,6 +142,21 @@ def load_json(raw: str) -> tuple[Any, str]:
             return None, f"not JSON ({inner.msg} at position {inner.pos})"
 
 
+def load_cut_off_json(raw: str) -> dict[str, Any] | None:
+    """The object an answer cut off at the length limit had begun, closed where it stopped (its last string
+    or list may be cut short), or None when it had not begun one."""
+    from langchain_core.utils.json import parse_partial_json
+
+    start = raw.find("{")
+    if start < 0:
+        return None
+    try:
+        value = parse_partial_json(raw[start:], strict=False)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
 def parse_answer(output_model: type[BaseModel], raw: str) -> tuple[BaseModel | None, str]:
     """Parse ``raw`` into ``output_model``; returns (value, "") or (None, what was wrong)."""
     data, problem = load_json(raw)

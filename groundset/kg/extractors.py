@@ -55,11 +55,18 @@ class HeadlinesExtractor(Transform):
             data = kg.get(node)
             found = [h.title for h in structural_headings(data["text"], data.get("format", "markdown"))]
             if not found and is_long(data, self.long_tokens) and self.use_llm and not is_offline(ctx.llm):
-                answer = await self.prompt.run(
-                    ctx.llm, _document_input(data), engine=ctx.engine, stage=self.stage
-                )
-                lines = {line.strip() for line in data["text"].split("\n")}
-                found = [h.strip() for h in answer.headlines if h.strip() in lines]
+                try:
+                    answer = await self.prompt.run(
+                        ctx.llm, _document_input(data), engine=ctx.engine, stage=self.stage
+                    )
+                except PromptOutputError as exc:  # the model answered, but nothing usable: none, as offline
+                    logger.info(
+                        "%s: the model gave no usable headlines of %s (%s)", self.stage, node, exc.error
+                    )
+                    ctx.engine.record(self.stage, fallbacks=1)
+                else:
+                    lines = {line.strip() for line in data["text"].split("\n")}
+                    found = [h.strip() for h in answer.headlines if h.strip() in lines]
             data["headlines"] = found
 
         return await each_node(nodes, work, self.report(nodes), ctx)
@@ -87,27 +94,47 @@ class SummaryExtractor(Transform):
 
     async def apply(self, kg: KnowledgeGraph, nodes: Sequence[str], ctx: BuildContext) -> StageReport:
         if is_offline(ctx.llm) or not self.use_llm:
-            report = self.report(nodes)
-            documents = kg.nodes(NodeKind.DOCUMENT)
-            texts = [kg.get(d)["text"] for d in nodes]
-            langs = languages(kg, nodes)
-            _, themes_of = _corpus_phrases(kg, documents, nodes, keyphrases=0, themes=5)
-            with ctx.progress.stage(self.name, len(nodes)) as advance:
-                for node, text, lang, themes in zip(nodes, texts, langs, themes_of, strict=True):
-                    summary = kg.get(node).get("summary") or textrank_summary(text, lang=lang)
-                    kg.set(node, summary=summary, themes=themes)
-                    report.done += 1
-                    advance()
-            ctx.engine.record(self.stage, offline=len(nodes))
-            return report
+            return self._offline(kg, nodes, ctx)
+        failed: list[str] = []
 
         async def work(node: str) -> None:
-            answer = await self.prompt.run(
-                ctx.llm, _document_input(kg.get(node)), engine=ctx.engine, stage=self.stage
-            )
-            kg.set(node, summary=answer.summary.strip(), themes=_clean_items(answer.themes))
+            try:
+                answer = await self.prompt.run(
+                    ctx.llm, _document_input(kg.get(node)), engine=ctx.engine, stage=self.stage
+                )
+            except PromptOutputError as exc:  # the model answered, but nothing usable
+                logger.info("%s: the model gave no usable summary of %s (%s)", self.stage, node, exc.error)
+                failed.append(node)
+            else:
+                kg.set(node, summary=answer.summary.strip(), themes=_clean_items(answer.themes))
 
-        return await each_node(nodes, work, self.report(nodes), ctx)
+        report = await each_node(nodes, work, self.report(nodes), ctx)
+        if failed:
+            # A document the model could not summarise (a small model's cut-off or broken JSON) takes the
+            # offline summary and themes, as a lazy build would: the build goes on, and says how many.
+            report.done -= len(failed)
+            report.done += self._offline(kg, failed, ctx).done
+            ctx.engine.record(self.stage, fallbacks=len(failed))
+            logger.warning(
+                "%s: %d of %d documents took the offline summary", self.name, len(failed), len(nodes)
+            )
+        return report
+
+    def _offline(self, kg: KnowledgeGraph, nodes: Sequence[str], ctx: BuildContext) -> StageReport:
+        """TextRank summaries (a summary already there is kept) and themes ranked over the corpus."""
+        report = self.report(nodes)
+        documents = kg.nodes(NodeKind.DOCUMENT)
+        texts = [kg.get(d)["text"] for d in nodes]
+        langs = languages(kg, nodes)
+        _, themes_of = _corpus_phrases(kg, documents, nodes, keyphrases=0, themes=5)
+        with ctx.progress.stage(self.name, len(nodes)) as advance:
+            for node, text, lang, themes in zip(nodes, texts, langs, themes_of, strict=True):
+                summary = kg.get(node).get("summary") or textrank_summary(text, lang=lang)
+                kg.set(node, summary=summary, themes=themes)
+                report.done += 1
+                advance()
+        ctx.engine.record(self.stage, offline=len(nodes))
+        return report
 
 
 class ChunkFactsExtractor(Transform):

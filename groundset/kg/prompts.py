@@ -7,11 +7,15 @@ the document's structure; the LLM is asked only for long documents that have non
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from pydantic import BaseModel, Field
 
 from ..core.prompts import Prompt
 from ..text.entities import EntityExtractor
 from ..text.phrases import PhraseModel
+from ..text.sentences import split_sentences
 from ..text.textrank import textrank_summary
 
 
@@ -66,6 +70,9 @@ class HeadlinesPrompt(Prompt[DocumentText, Headlines]):
         return Headlines(headlines=[])  # offline, headlines come only from the document's own structure
 
 
+_WHOLE = re.compile(r"[.!?][\"')\]]*$")
+
+
 class SummaryPrompt(Prompt[DocumentText, DocumentSummary]):
     name = "kg.summary"
     instruction = (
@@ -89,6 +96,23 @@ class SummaryPrompt(Prompt[DocumentText, DocumentSummary]):
             ),
         )
     ]
+
+    def salvage(self, data: DocumentText, cut: dict[str, Any]) -> DocumentSummary | None:
+        """A summary cut off at the length limit keeps its whole sentences (a small model at a low
+        ``max_tokens`` writes past it every time), and themes cut off keep the items before the last."""
+        summary, themes = cut.get("summary"), cut.get("themes")
+        if not isinstance(summary, str):
+            return None
+        if themes is None:  # cut inside the summary: its last sentence may be unfinished
+            sentences = split_sentences(summary)
+            if sentences and not _WHOLE.search(sentences[-1]):
+                sentences.pop()
+            summary, themes = " ".join(sentences), []
+        elif isinstance(themes, list):
+            themes = [t for t in themes[:-1] if isinstance(t, str)]
+        else:
+            return None
+        return DocumentSummary(summary=summary, themes=themes) if summary.strip() else None
 
     def offline(self, data: DocumentText) -> DocumentSummary:
         model = PhraseModel().fit([data.text])
