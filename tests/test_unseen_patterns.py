@@ -291,3 +291,62 @@ def test_a_page_titled_by_a_name_scopes_its_questions(tmp_path):
 
     assert topic("cann.md") == "CANN"
     assert topic("architecture.md") == "" and topic("api.md") == ""
+
+
+# --- step 10: what blind readers failed on the Node.js contributing docs (MIT, LICENSE.nodejs) ---------
+def test_a_requirement_stated_for_a_goal_asks_what_is_needed_not_how():
+    """ "How do you run the https benchmarks?" answered "one of autocannon or wrk must be used" missed the
+    command; what must be used is what the sentence answers."""
+    import random
+
+    from groundset.synthesizers.questions.templates import single_question, web_query
+
+    found = match_sentence("To run the https benchmarks, one of autocannon or wrk benchmarkers must be used.")
+    assert found is not None and found.slots.get("requirement") == "yes"
+    fact = facts_of("To run the https benchmarks, one of autocannon or wrk benchmarkers must be used.")[0]
+    asked = {single_question(fact, random.Random(seed)) for seed in range(6)}
+    assert asked <= {
+        "What must be used to run the https benchmarks?",
+        "What do you need to run the https benchmarks?",
+    }
+    assert web_query([fact], random.Random(0)) == "what must be used to run https benchmarks"
+    plain = match_sentence("To run the https benchmarks, use the simple.js script.")
+    assert plain is not None and "requirement" not in plain.slots
+
+
+def test_be_followed_by_no_participle_is_no_passive_how_to():
+    """ "Leaks may be either in addons or Node.js itself." became "how leaks either"."""
+    assert match_sentence("Leaks may be either in addons or Node.js itself.") is None
+    found = match_sentence("Tests can be run using the test.py script.")
+    assert found is not None and found.pattern == "procedure" and found.slots["part"] == "run"
+
+
+def test_a_bare_verb_before_its_object_is_advice_after_a_condition():
+    """ "What happens if the staging branch is not up to date?" was answered with what to do."""
+    found = match_sentence(
+        "If the staging branch is not up to date relative to main, "
+        "bring the appropriate PRs and commits into it."
+    )
+    assert found is not None and found.slots["form"] == "advice"
+    effect = match_sentence("If the file is missing, the build is aborted.")
+    assert effect is not None and effect.slots["form"] == "effect"
+
+
+def test_what_something_is_under_a_condition_is_asked_as_what_it_is():
+    """ "What happens to the primary goals when reviewing a pull request?" asked for what they are."""
+    import random
+
+    from groundset.synthesizers.questions.templates import single_question
+    from groundset.synthesizers.scenarios.fact import Fact
+
+    found = match_sentence(
+        "When reviewing a pull request, the primary goals are for the codebase to advance and for the author "
+        "to feel welcome."
+    )
+    assert found is not None and found.slots.get("state") == "are"
+    fact = Fact.stated(found, found.subject, "When reviewing a pull request, the primary goals are ...")
+    assert (
+        single_question(fact, random.Random(0)) == "What are the primary goals when reviewing a pull request?"
+    )
+    aborted = match_sentence("If the file is missing, the build is aborted.")
+    assert aborted is not None and "state" not in aborted.slots  # what happens to the build

@@ -79,6 +79,8 @@ def _single_forms(fact: Fact) -> list[str]:
             return [f"What is the {bare} option for", f"What does the {bare} option do"]
         if how == "purpose":
             return [f"What is the purpose of {np}", f"What is {np} for"]
+        if how == "does":  # a function a reference page lists with what it does
+            return [f"What does {bare} do"]
         if how == "used" and s.get("modal"):
             return [f"What can {np} be used for"]
         if how in ("used", "designed", "meant", "intended", "responsible"):
@@ -94,6 +96,8 @@ def _single_forms(fact: Fact) -> list[str]:
                 f"What does the {bare} option default to",
                 f"What is the default value of the {bare} option",
             ]
+        if form == "entry":  # a listed name whose kind the page does not say: no "option"
+            return [f"What does {bare} default to", f"What is the default value of {bare}"]
         if form == "verb":
             return [f"What {do} {np} default to", f"What is the default for {np}"]
         if form == "state":
@@ -111,6 +115,8 @@ def _single_forms(fact: Fact) -> list[str]:
             return [f"How can {np} be {s.get('part', '')}"]
         if form == "use" and s.get("verb") == "use":
             return [f"What should you use to {goal}", f"How do you {goal}"]
+        if s.get("requirement"):
+            return [f"What must be used to {goal}", f"What do you need to {goal}"]
         return [f"How do you {goal}", f"How can I {goal}", f"How do I {goal}"]
     if pattern == "cause":
         cond = lower_first(s.get("cond", ""), frozenset(fact.lowercase_words))
@@ -126,6 +132,8 @@ def _single_forms(fact: Fact) -> list[str]:
             return [f"What should happen {conj} {cond}", f"What is {weight} {conj} {cond}"]
         if s.get("what"):
             what = lower_first(s["what"], frozenset(fact.lowercase_words))
+            if s.get("state"):
+                return [f"What {s['state']} {what} {conj} {cond}"]
             return [f"What happens to {what} {conj} {cond}"]
         return [f"What happens {conj} {cond}"]
     if pattern == "comparison":
@@ -364,7 +372,8 @@ def web_query(facts: list[Fact], rng: random.Random, *, compare: bool = False) -
         # a rule keeps its question's words ("what header must receivers use", "how long must teammates be
         # employed"): cut to keywords ("teammates employed") readers could not tell what it asks
         "constraint": [shortest_question(fact)],
-        "procedure": [f"how to {s['goal']}", s["goal"]] if s.get("goal")
+        "procedure": [f"what must be used to {s['goal']}"] if s.get("requirement")
+                     else [f"how to {s['goal']}", s["goal"]] if s.get("goal")
                      else [f"how {bare} {s.get('part', '')}"],
         "cause": [_cause_query(fact)],
         "comparison": [f"{bare} vs {_other(fact)}"],
@@ -386,10 +395,11 @@ def _search_case(text: str) -> str:
     """Lower case except code-like words (``scrape_interval``, ``NewRegistry``), no articles, no marks."""
     words = []
     for word in _ARTICLES.sub("", text).split():
-        word = word.strip(".,;:!?\"'()")
-        if not word:
+        call = word.rstrip(".,;:!?\"'").endswith("()")  # "json()" is a function, "json" a format
+        word = word.strip(".,;:!?\"'()") + ("()" if call else "")
+        if not word.strip("()"):
             continue
-        code = "_" in word or "." in word.strip(".") or re.search(r"[a-z][A-Z]", word)
+        code = call or "_" in word or "." in word.strip(".") or re.search(r"[a-z][A-Z]", word)
         words.append(word if code else word.lower())
     return " ".join(_dedupe_adjacent(words))
 

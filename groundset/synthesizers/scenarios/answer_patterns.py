@@ -150,6 +150,7 @@ _AFFECTED = re.compile(
     r"(?:will (?:be|get|become|stay|remain|expire|stop|fail|end|change|lose)|won['\u2019]t be|is|are|"
     r"gets|get|becomes|become|stays|stay|remains|remain|expires|expire)\b"
 )
+_STATE = re.compile(r"^ (?P<be>is|are) (?:the|a|an|to|for|that|\d)\b")
 _NOT_AFFECTED = frozenset(
     {"a", "an", "you", "it", "this", "that", "they", "there", "we", "these", "those", "he", "she", "nothing",
      "everything", "something", "anything", "one", "each", "which", "what"}
@@ -357,13 +358,20 @@ def _plural_subject(subject: str) -> bool:
     return last.endswith("s") and not last.endswith(("ss", "us", "is")) and last.isalpha()
 
 
+# "To run the https benchmarks, one of autocannon or wrk benchmarkers must be used": the sentence says
+# what is needed, and the how (the command) comes after it; asked "How do you run ...?" readers found the
+# answer missing the command, while "What must be used to run ...?" it answers in full.
+_REQUIRED_TOOL = re.compile(r"^.{2,80}? (?:must|has to|have to|needs to|need to) be used\.?$")
 # "Specify the directory on disk to which a file will be installed": "to which" opens a clause, no goal.
 _RELATIVE = frozenset({"which", "whom", "whose"})
 
 
 def _find_procedure(text: str) -> Match | None:
     if (m := _TO_GOAL.match(text)) and instructs(m["answer"]):
-        return Match("procedure", m["goal"], m["answer"], False, {"form": "to", "goal": m["goal"]})
+        slots = {"form": "to", "goal": m["goal"]}
+        if _REQUIRED_TOOL.match(m["answer"]):  # "one of autocannon or wrk must be used": what, not how
+            slots["requirement"] = "yes"
+        return Match("procedure", m["goal"], m["answer"], False, slots)
     if (m := _YOU_CAN.match(text)) or (m := _YOU_CAN_WITH.match(text)):
         return Match("procedure", m["goal"], m["answer"], False, {"form": "can", "goal": m["goal"]})
     if (
@@ -373,7 +381,7 @@ def _find_procedure(text: str) -> Match | None:
     ):
         return Match("procedure", m["goal"], m["answer"], False, {"form": "use", "goal": m["goal"],
                                                                   "verb": m["verb"].lower()})  # fmt: skip
-    if m := _CAN_BE.match(text):
+    if (m := _CAN_BE.match(text)) and _PARTICIPLE.match(m["part"]):  # not "Leaks may be either in ..."
         return Match("procedure", m["subj"], m["answer"], _plural_subject(m["subj"]),
                      {"form": "passive", "part": m["part"], "modal": m["verb"]})  # fmt: skip
     return None
@@ -415,6 +423,9 @@ def _find_cause(text: str) -> Match | None:
             affected = _AFFECTED.match(answer)
             if affected and affected["what"].split()[0].lower() not in _NOT_AFFECTED:
                 slots["what"] = affected["what"]
+                if state := _STATE.match(answer[len(affected["what"]) :]):
+                    # "the primary goals are for the codebase to advance": what they are, not what happens
+                    slots["state"] = state["be"]
         if _ACTIVITY.match(cond) and not slots.get("what"):
             return None  # "What happens when using the OpenVINO backend?"; not "What happens to X when ..."
         if _READER_STATUS.match(cond) and not slots.get("what") and slots["form"] != "can":
@@ -440,8 +451,24 @@ _NAVIGATION = re.compile(
 
 def _imperative(clause: str) -> bool:
     clause = re.sub(r"^(?:simply|just|then|first|now|also|instead|always) ", "", clause, flags=re.IGNORECASE)
-    first = clause.split(" ", 1)[0].lower()
-    return first in IMPERATIVES or first == "please" or clause.startswith("make sure")
+    words = clause.split(" ", 2)
+    first = words[0].lower()
+    if first in IMPERATIVES or first == "please" or clause.startswith("make sure"):
+        return True
+    # "bring the appropriate PRs into it": a bare verb and then its object's determiner (a subject noun
+    # is followed by its verb, not by "the")
+    return (
+        len(words) > 2
+        and words[0].isalpha()
+        and words[0].islower()
+        and len(first) > 2
+        and words[1] in DETERMINERS
+        and first not in FUNCTION_WORDS | AUXILIARIES | ADVERBS | PREPOSITIONS
+        and (first in _VERBS_IN_ING or not first.endswith(("ly", "s", "ed", "ing")))
+    )
+
+
+_VERBS_IN_ING = frozenset({"bring", "string", "swing", "spring", "sting", "fling", "wring"})
 
 
 _INSTRUCTION = re.compile(

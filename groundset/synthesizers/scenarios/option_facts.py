@@ -6,12 +6,20 @@ Configuration references document each option the same way, in any language: a h
 sentence, so the sentence patterns never see them, yet "What does ``server.port`` default to?" is what
 users of such a page ask most. The reference joins the option's name with the line that answers, as the
 page shows them together.
+
+Reference pages also list options one per line or one per table row: "- ``--ctx-size N``: size of the
+prompt context (default: 4096)", "| GGML_CUDA_FORCE_CUBLAS | Boolean | false | Force the use of ... |".
+Such an entry names one option (a flag, a variable in capitals, a dotted key) or function, and says what
+it does and, often, its default: ``entry_facts`` reads those, so "What does the --ctx-size option do?"
+is asked of the page that lists it, not only of pages that give each option a heading.
 """
 
 from __future__ import annotations
 
 import re
 
+from ...languages.en import IMPERATIVES
+from ...languages.words import word_set
 from ...text.mdparse import inline_segments, parse
 from ...text.sentences import split_sentences
 from .fact import Fact
@@ -86,7 +94,7 @@ def option_facts(markdown: str, section: str = "", lang: str = "en") -> list[Fac
             if purpose is not None:
                 found.append(purpose)
     settle()
-    return found
+    return found + entry_facts(tokens, lang)
 
 
 def _default(name: str, m: re.Match[str], lang: str) -> Fact | None:
@@ -118,3 +126,204 @@ def _purpose(name: str, paragraph: str, lang: str) -> Fact | None:
         slots={"how": "option"},
         lang=lang,
     )
+
+
+# A listed entry's name: a command-line flag ("--ctx-size N", "-ngl"), a variable in capitals with an
+# underscore ("GGML_CUDA_FORCE_CUBLAS"), a dotted or snake-case key ("server.port", "n_ctx") or a function
+# ("eps()"). A word in capitals alone ("PLAIN", "HANDSHAKE") is more often a value of something than an
+# option, and the question would not say of what.
+_ENTRY_OPTION = re.compile(
+    r"^(?:--?[A-Za-z][\w-]*|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][\w-]*(?:\.[a-z][\w-]*)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)$"
+)
+_CODE_NAME = re.compile(r"^[A-Za-z_][\w.-]*$")
+_DEFAULT_SENTENCE = re.compile(
+    r"^\s*(?:Defaults? to|Default:|The default is)\s+(?P<value>[^\s].{0,40}?)\.?\s*$"
+)
+_ENTRY_FUNCTION = re.compile(r"^[A-Za-z_][\w.]*\(\)$")
+_TERMINAL_MARK = re.compile(r"[.!?)\]`]\s*$")
+_ENTRY_SEPARATOR = re.compile(r"^\s*(?::|[-\u2013\u2014])\s+")
+_MIN_DESCRIPTION_WORDS = 4
+# "(default: 4)", "(`ON` or `OFF`, default: `OFF`)", "(defaults to 256)": a default said in passing.
+_DEFAULT_IN_PASSING = re.compile(
+    r"\((?:[^()]*?[,;]\s*)?(?:default(?: value| is)?|defaults to)\s*:?\s*(?P<value>[^(),;]{1,40})\)",
+    re.IGNORECASE,
+)
+# Table headers of the column that says what an entry does, and of the column that names it.
+_DESCRIPTION_HEADERS = frozenset(
+    {"description", "meaning", "purpose", "effect", "what it does", "explanation", "notes", "function",
+     "behavior", "behaviour", "details", "beschreibung",
+     "bedeutung", "zweck", "descripción", "descrição", "descrizione", "beschrijving"}
+)  # fmt: skip
+_OPTION_HEADERS = re.compile(r"\b(?:option|flag|argument|parameter|setting)", re.I)
+_NAME_HEADERS = re.compile(
+    r"\b(?:option|flag|long|name|variable|argument|parameter|setting|key|field|env)", re.I
+)
+
+
+def entry_facts(tokens: list, lang: str = "en") -> list[Fact]:
+    """What each listed option or function does, and its default when the entry gives one: from list
+    items that open with the name in code ("- ``--ctx-size N``: ...") and from table rows under a header
+    with a description column."""
+    found: list[Fact] = []
+    for index, token in enumerate(tokens):
+        if token.type == "table_open":
+            found += _table_facts(tokens, index, lang)
+        elif token.type == "inline" and index and in_list_item(tokens, index) and _opens_item(tokens, index):
+            segments = [(t, code) for t, code in inline_segments(token) if t]  # "**`eps()`**": emphasis
+            if len(segments) >= 2 and segments[0][1]:
+                text = "".join(t for t, _ in segments[1:])
+                cut = _last_inline(tokens, index) and not _TERMINAL_MARK.search(text)
+                if (separator := _ENTRY_SEPARATOR.match(text)) and not cut:
+                    found += _entry(segments[0][0], text[separator.end() :], lang)
+    return found
+
+
+def _last_inline(tokens: list, index: int) -> bool:
+    """The chunk's last line of text: a chunk may end inside a list item ("Contains utility to replace
+    Markdown links to work with"), and a description without its end must not be a reference."""
+    return not any(t.type == "inline" for t in tokens[index + 1 :])
+
+
+def _opens_item(tokens: list, index: int) -> bool:
+    """The inline is the first paragraph of its list item (not a later paragraph or a nested line)."""
+    return (
+        index >= 2
+        and tokens[index - 1].type == "paragraph_open"
+        and tokens[index - 2].type == "list_item_open"
+    )
+
+
+def _table_facts(tokens: list, start: int, lang: str) -> list[Fact]:
+    rows: list[list[tuple[str, str]]] = []  # cells as (plain text, leading code span or "")
+    for token in tokens[start + 1 :]:
+        if token.type == "table_close":
+            break
+        if token.type == "tr_open":
+            rows.append([])
+        elif token.type == "inline" and rows:
+            segments = [(t, code) for t, code in inline_segments(token) if t]
+            text = " ".join("".join(t for t, _ in segments).split())
+            rows[-1].append((text, segments[0][0].strip() if segments and segments[0][1] else ""))
+    if len(rows) < 3:  # a header and at least two entries: one row is an example, not a reference table
+        return []
+    header = [text.casefold().strip() for text, _ in rows[0]]
+    describe = next((i for i, h in enumerate(header) if h in _DESCRIPTION_HEADERS), None)
+    if describe is None:
+        return []
+    named = next((i for i, h in enumerate(header[:describe]) if _NAME_HEADERS.search(h)), 0)
+    options = bool(_OPTION_HEADERS.search(header[named]))
+    default = next((i for i, h in enumerate(header) if h in DEFAULT_LABELS), None)
+    found: list[Fact] = []
+    for row in rows[1:]:
+        if len(row) != len(header) or named == describe:
+            continue
+        text, code = row[named]
+        value = row[default][0] if default is not None else ""
+        found += _entry(code or text, row[describe][0], lang, default=value, option=options)
+    return found
+
+
+# Names that are files ("generate.mjs", "node.gni"), asked what they are for, not what they default to.
+_FILE_NAME = re.compile(
+    r"\.(?:[cm]?js|ts|py|rb|go|rs|sh|bat|ps1|cmake|gni?|gyp|json|ya?ml|toml|ini|cfg|conf|md|rst|txt|html?|css|[ch](?:pp|c)?)$"
+)
+# An entry's description by its first word: what it does ("Enables ...", "Enable ..."), what it is for
+# ("Used to ...", "Responsible for ...") or what it is ("A list of ...", "Path to ..."); a description that
+# opens with a preposition or a condition ("Between function name and arguments") answers none of them.
+_NOT_A_DESCRIPTION = word_set(
+    "between for in on at with from to by of when if unless after before see note same like as than via"
+)
+_ITS_USE = word_set("used responsible needed required useful meant intended designed")
+# Verbs that open an option's description ("Embed OpenCL kernels into the executable"), beside IMPERATIVES.
+_DESCRIPTION_VERBS = word_set(
+    """
+    embed build compile force increment decrement indicate allow skip print show log dump load save store
+    toggle control override ignore return generate apply convert append prepend print reset clear wait
+    retry cache limit split merge sort filter match mark track count measure print output emit
+    """
+)
+_OBJECT_OPENERS = word_set("the a an that whether any all each every your their")
+_NOT_A_VERB = word_set("this these its is was has does various options details notes series status")
+
+
+def _entry(label: str, description: str, lang: str, *, default: str = "", option: bool = False) -> list[Fact]:
+    """What one entry does or is (a purpose or definition fact), and its default when it states one (in its
+    own column, or in parentheses in the description). English only: the question follows the shape of
+    the description ("What does X do?" of "Enables ...", "What is X?" of "A list of ...")."""
+    if lang != "en":
+        return []
+    label = " ".join(label.split())
+    name = label.split(" ")[0].rstrip(",")
+    function, flag = bool(_ENTRY_FUNCTION.match(name)), name.startswith("-")
+    if not (function or _ENTRY_OPTION.match(name) or (option and _CODE_NAME.match(name))):
+        return []
+    if "." in name and not function and min(len(part) for part in name.split(".")) < 2:
+        return []  # "vN.x", "v1.x": a placeholder for versions (a label or a branch), not a key
+    file = bool(_FILE_NAME.search(name))
+    option = (option or flag) and not (function or file)
+    sentences = split_sentences(description, lang)
+    first = sentences[0].strip().rstrip(";,") if sentences else ""
+    if first and not first.endswith((".", "!")):
+        first += "."
+    word = first.split(" ", 1)[0].lower()
+    if (
+        len(first.split()) < _MIN_DESCRIPTION_WORDS
+        or not first[:1].isalpha()
+        or not is_prose(first)
+        or _NOT_A_PURPOSE.match(first)
+        or word in _NOT_A_DESCRIPTION
+        or re.search(r"[{};]|:\.$", first)  # code, or a line that introduces a list
+    ):
+        return []
+    words = first.split()
+    verb = words[0][1:].islower() and word not in _NOT_A_VERB  # "Enables", not "PRs" or "Options"
+    does = verb and (
+        word in IMPERATIVES
+        or word in _DESCRIPTION_VERBS
+        or words[1].lower() in _OBJECT_OPENERS  # "Build the host-side backend", "Indicate that ..."
+        or (word.endswith("s") and not word.endswith("ss"))  # "Matches nothing"
+    )
+    subject = name
+    if option and does:
+        pattern, slots = "purpose", {"how": "option"}
+    elif file or word in _ITS_USE:
+        pattern, slots = "purpose", {"how": "purpose"}
+    elif does:
+        pattern, slots = "purpose", {"how": "does"}
+    else:
+        pattern, slots = "definition", {"how": "is"}
+    if option and pattern == "definition":
+        subject = f"the {name} option"  # "title: The title of the API." answers "What is the title option?"
+    described = Fact(
+        pattern=pattern,
+        subject=subject,
+        focus=name,
+        answer=first.rstrip("."),
+        reference=f"{label}: {first}",
+        slots=slots,
+        lang=lang,
+    )
+    if not default and (said := _DEFAULT_IN_PASSING.search(first)):
+        default = said["value"]
+    later = next((m for m in map(_DEFAULT_SENTENCE.match, sentences[1:3]) if m), None)
+    if not default and later:  # "... for cross-origin requests. Defaults to `600`."
+        default, first = later["value"], f"{first} {later.group(0).strip()}"
+    default = default.strip().strip("`").strip()
+    if (
+        function
+        or file
+        or not default
+        or default in ("-", "\u2014", "\u2013")
+        or len(default.split()) > _MAX_VALUE_WORDS
+    ):
+        return [described]
+    stated = Fact(
+        pattern="default",
+        subject=name,
+        focus=name,
+        answer=default,
+        reference=f"{label}: {first}" if default in first else f"{label}: {first} Default: {default}.",
+        slots={"form": "option" if option else "entry", "described": "yes"},
+        lang=lang,
+    )
+    return [described, stated]
