@@ -75,18 +75,21 @@ def assemble(target: Path, copies: int) -> int:
     return written
 
 
-def child(folder: Path, trace: int) -> dict:
-    """One offline build, stage by stage (runs in its own process)."""
+def child(folder: Path, trace: int, backend_name: str = "local") -> dict:
+    """One offline build, stage by stage (runs in its own process); ``backend_name``: local or ray (a Ray
+    started here, or the cluster at RAY_ADDRESS; the driver's CPU time is then all that is counted)."""
     import resource
     import tracemalloc
 
     from groundset.core import CallEngine
+    from groundset.core.backends import get_backend
     from groundset.documents.loader import load_documents
     from groundset.kg import KnowledgeGraph, NodeKind, add_documents, apply_transforms, default_transforms
 
     if trace:
         tracemalloc.start(1)
     stages = []
+    backend = get_backend(backend_name)
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as cache:
         engine = CallEngine(cache=Path(cache) / "c")
@@ -96,7 +99,7 @@ def child(folder: Path, trace: int) -> dict:
         stages.append(("load", time.perf_counter() - start, _peak_mb(resource)))
         for transform in default_transforms(kg):
             began = time.perf_counter()
-            apply_transforms(kg, [transform], engine=engine)
+            apply_transforms(kg, [transform], engine=engine, backend=backend)
             stages.append((transform.name, time.perf_counter() - began, _peak_mb(resource)))
     result = {
         "documents": len(kg.nodes(NodeKind.DOCUMENT)),
@@ -127,10 +130,13 @@ def main() -> None:
     parser.add_argument("--sizes", default="1,4,16", help="copies of the base corpus, comma-separated")
     parser.add_argument("--tracemalloc", type=int, default=0, help="top N memory lines for the first size")
     parser.add_argument("--keep", type=Path, help="assemble the corpora here and keep them")
+    parser.add_argument(
+        "--backend", default="local", choices=["local", "ray"], help="where per-text work runs"
+    )
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(child(args.child, args.tracemalloc)))
+        print(json.dumps(child(args.child, args.tracemalloc, args.backend)))
         return
     sizes = [int(s) for s in args.sizes.split(",")]
     rows = []
@@ -143,6 +149,7 @@ def main() -> None:
                 print(f"assembled {size}x: {files} files in {folder}", flush=True)
             trace = args.tracemalloc if i == 0 else 0
             command = [sys.executable, __file__, "--child", str(folder), "--tracemalloc", str(trace)]
+            command += ["--backend", args.backend]
             done = subprocess.run(command, capture_output=True, text=True, check=False)
             if done.returncode:
                 print(done.stderr[-3000:])

@@ -350,3 +350,27 @@ def test_what_something_is_under_a_condition_is_asked_as_what_it_is():
     )
     aborted = match_sentence("If the file is missing, the build is aborted.")
     assert aborted is not None and "state" not in aborted.slots  # what happens to the build
+
+
+def test_the_other_branch_of_a_condition_belongs_to_the_reference():
+    """CMake's source_group: readers failed the FILES rule alone; the rule for a file no group lists
+    follows it, opening "If no ..." (the text is CMake's, BSD-3-Clause, ``LICENSE.cmake``)."""
+    text = (
+        "If a source file matches multiple groups, the *last* group that\n"
+        "explicitly lists the file with ``FILES`` will be favored, if any.\n"
+        "If no group explicitly lists the file, the *last* group whose\n"
+        "regular expression matches the file will be favored.\n"
+    )
+    (fact,) = [f for f in facts_of(text, "source_group", topics=frozenset({"source file"}))]
+    assert fact.reference.endswith(
+        "the last group whose regular expression matches the file will be favored."
+    )
+
+
+def test_a_newer_version_of_another_command_is_no_definition():
+    """ "What is execute_process?" answered "a newer more powerful version of exec_program"."""
+    assert (
+        match_sentence("The execute_process command is a newer more powerful version of exec_program.")
+        is None
+    )
+    assert match_sentence("The execute_process command is a command that runs child processes.") is not None

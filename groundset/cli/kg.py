@@ -90,14 +90,32 @@ def build(
     timeout: TimeoutOption = 120.0,
     quiet: QuietOption = False,
     force: ForceOption = False,
+    backend: Annotated[
+        str,
+        typer.Option(
+            "--backend",
+            help="Where per-text work (phrases, entities, summaries) runs: local (this process) or ray "
+            "(Ray tasks; pip install 'groundset[ray]'). The graph is the same either way.",
+        ),
+    ] = "local",
+    ray_address: Annotated[
+        str | None,
+        typer.Option(
+            "--ray-address",
+            help="With --backend ray: the Ray cluster to use (e.g. ray://head:10001, or auto); "
+            "default RAY_ADDRESS, else a Ray started on this machine.",
+        ),
+    ] = None,
 ) -> None:
     """Load DOCS, build its knowledge graph and save it to --out."""
     from ..core.atomic import check_output_dir
+    from ..core.backends import get_backend
     from ..kg import build_knowledge_graph
     from ..kg.persistence import GRAPH_FILE
 
     require_docs(docs, include, exclude)
     target = check_output_dir(out_dir, marker=GRAPH_FILE, inputs=[docs], force=force)
+    runner = get_backend(backend, address=ray_address)
     start = time.perf_counter()
     engine = make_engine(cache, no_cache, max_concurrency, timeout)
     result = build_knowledge_graph(
@@ -110,6 +128,7 @@ def build(
         show_progress=not quiet,
         chunk_size=chunk_size,
         enrich=enrich,
+        backend=runner,
     )
     if not result.load.documents:
         raise typer.BadParameter(

@@ -11,6 +11,7 @@ from typing import Any
 from langchain_core.documents import Document
 
 from ..core.aio import run_sync
+from ..core.backends import Backend
 from ..core.engine import CallEngine
 from ..core.models import describe_model, model_identity, resolve_embeddings, resolve_llm
 from ..documents.loader import LoadResult, load_documents
@@ -67,16 +68,18 @@ async def abuild_knowledge_graph(
     include: Sequence[str] | None = None,
     exclude: Sequence[str] | None = None,
     show_progress: bool = False,
+    backend: Backend | str | None = None,
     **options: Any,
 ) -> GraphBuild:
-    """Load ``source`` and build its graph; ``options`` go to ``default_transforms`` (e.g. chunk_size)."""
+    """Load ``source`` and build its graph; ``options`` go to ``default_transforms`` (e.g. chunk_size).
+    ``backend``: where per-text work runs ("local", the default, or "ray": the same graph)."""
     llm, embeddings = resolve_llm(llm).model, resolve_embeddings(embeddings).model
     loaded = load_documents(source, include=include, exclude=exclude)
     kg = KnowledgeGraph()
     add_documents(kg, loaded.documents)
     chain = list(transforms) if transforms is not None else default_transforms(kg, llm, embeddings, **options)
     report = await aapply_transforms(
-        kg, chain, llm=llm, embeddings=embeddings, engine=engine, show_progress=show_progress
+        kg, chain, llm=llm, embeddings=embeddings, engine=engine, show_progress=show_progress, backend=backend
     )
     record_build(kg, llm, embeddings, options if transforms is None else None)
     record_filters(kg, include, exclude)

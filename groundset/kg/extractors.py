@@ -14,6 +14,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
+from ..core.backends import Backend
 from ..core.errors import PromptOutputError
 from ..core.models import is_offline
 from ..text.entities import EntityExtractor
@@ -124,12 +125,14 @@ class SummaryExtractor(Transform):
         """TextRank summaries (a summary already there is kept) and themes ranked over the corpus."""
         report = self.report(nodes)
         documents = kg.nodes(NodeKind.DOCUMENT)
-        texts = [kg.get(d)["text"] for d in nodes]
-        langs = languages(kg, nodes)
-        _, themes_of = _corpus_phrases(kg, documents, nodes, keyphrases=0, themes=5)
+        _, themes_of = _corpus_phrases(kg, documents, nodes, keyphrases=0, themes=5, backend=ctx.backend)
+        # A summary already there is kept (it depends on its document alone; an update drops themes only).
+        todo = [node for node in nodes if not kg.get(node).get("summary")]
+        pairs = list(zip([kg.get(n)["text"] for n in todo], languages(kg, todo), strict=True))
+        made = dict(zip(todo, _flat(ctx.backend.map_batches(_textrank_summaries, pairs)), strict=True))
         with ctx.progress.stage(self.name, len(nodes)) as advance:
-            for node, text, lang, themes in zip(nodes, texts, langs, themes_of, strict=True):
-                summary = kg.get(node).get("summary") or textrank_summary(text, lang=lang)
+            for node, themes in zip(nodes, themes_of, strict=True):
+                summary = kg.get(node).get("summary") or made[node]
                 kg.set(node, summary=summary, themes=themes)
                 report.done += 1
                 advance()
@@ -201,10 +204,11 @@ class ChunkFactsExtractor(Transform):
         chunks = kg.nodes(NodeKind.CHUNK)
         texts = [kg.get(c)["text"] for c in nodes]  # markdown: the offline extractors strip it themselves
         langs = languages(kg, nodes)
-        keyphrases, themes = _corpus_phrases(kg, chunks, nodes, keyphrases=8, themes=4)
+        keyphrases, themes = _corpus_phrases(kg, chunks, nodes, keyphrases=8, themes=4, backend=ctx.backend)
         # Entities follow rules on the chunk alone: kept when present (an update keeps them).
         todo = [i for i, node in enumerate(nodes) if "entities" not in kg.get(node)]
-        found = iter(EntityExtractor().extract_many([texts[i] for i in todo], lang=[langs[i] for i in todo]))
+        pairs = [(texts[i], langs[i]) for i in todo]
+        found = iter(_flat(ctx.backend.map_batches(_entities_of, pairs)))
         entities = [kg.get(node)["entities"] if "entities" in kg.get(node) else next(found) for node in nodes]
         with ctx.progress.stage(self.name, len(nodes)) as advance:
             for i, node in enumerate(nodes):
@@ -293,12 +297,40 @@ def _clean_items(items: Sequence[str]) -> list[str]:
 
 
 def _corpus_phrases(
-    kg: KnowledgeGraph, corpus: Sequence[str], nodes: Sequence[str], *, keyphrases: int, themes: int
+    kg: KnowledgeGraph,
+    corpus: Sequence[str],
+    nodes: Sequence[str],
+    *,
+    keyphrases: int,
+    themes: int,
+    backend: Backend,
 ) -> tuple[list[list[str]], list[list[str]]]:
     """The keyphrases and themes of ``nodes`` by a phrase model fitted on the texts of all of ``corpus``
-    (every document, or every chunk: themes are what a few of them share), in one pass."""
+    (every document, or every chunk: themes are what a few of them share), in one pass; each text's
+    candidates are found on ``backend``, the model is fitted here."""
     at = {node: i for i, node in enumerate(corpus)}
     texts = [kg.get(node)["text"] for node in corpus]
     model = PhraseModel()
     rank = [at[node] for node in nodes]
-    return model.fit_rank(texts, languages(kg, corpus), keyphrases=keyphrases, themes=themes, rank=rank)
+    return model.fit_rank(
+        texts,
+        languages(kg, corpus),
+        keyphrases=keyphrases,
+        themes=themes,
+        rank=rank,
+        map_batches=backend.map_batches,
+    )
+
+
+# Work on a batch of (text, language) pairs that runs wherever the build's backend puts it: module-level
+# and pure, so a batch's result does not depend on where it ran.
+def _entities_of(pairs: list[tuple[str, str | None]]) -> list[list[str]]:
+    return EntityExtractor().extract_many([text for text, _ in pairs], lang=[lang for _, lang in pairs])
+
+
+def _textrank_summaries(pairs: list[tuple[str, str | None]]) -> list[str]:
+    return [textrank_summary(text, lang=lang) for text, lang in pairs]
+
+
+def _flat(batches: list[list[Any]]) -> list[Any]:
+    return [item for batch in batches for item in batch]

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..core.aio import run_sync
+from ..core.backends import Backend, LocalBackend, get_backend
 from ..core.engine import CallEngine, get_engine
 from ..core.errors import GroundsetError, OfflineUnsupported
 from ..core.models import resolve_embeddings, resolve_llm
@@ -28,12 +29,14 @@ class TransformError(GroundsetError):
 
 @dataclass
 class BuildContext:
-    """What every transform may use: the models, the call engine and a progress sink."""
+    """What every transform may use: the models, the call engine, a progress sink, and the backend that
+    runs per-text work (this process, or Ray)."""
 
     llm: Any
     embeddings: Any
     engine: CallEngine
     progress: Progress
+    backend: Backend = field(default_factory=LocalBackend)
 
 
 @dataclass
@@ -117,13 +120,16 @@ async def aapply_transforms(
     embeddings: Any = None,
     engine: CallEngine | None = None,
     show_progress: bool = False,
+    backend: Backend | str | None = None,
 ) -> BuildReport:
-    """Apply ``transforms`` in order; returns what each stage did, failed and used."""
+    """Apply ``transforms`` in order; returns what each stage did, failed and used. ``backend``: where
+    per-text work runs ("local", "ray" or a ``Backend``); the graph is the same either way."""
     ctx = BuildContext(
         llm=resolve_llm(llm).model,
         embeddings=resolve_embeddings(embeddings).model,
         engine=engine or get_engine(),
         progress=Progress(show_progress),
+        backend=get_backend(backend),
     )
     report = BuildReport()
     with ctx.progress:

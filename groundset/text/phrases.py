@@ -17,7 +17,7 @@ import math
 import re
 import sys
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -201,6 +201,37 @@ def _candidates_of(plains: Sequence[str], langs: Sequence[str]) -> list[Found]:
     return found
 
 
+PhraseInputs = tuple[list[Found], Counter[str], Counter[str]]
+MapBatches = Callable[
+    [Callable[[list[tuple[str, str]]], PhraseInputs], list[tuple[str, str]]], list[PhraseInputs]
+]
+
+
+def phrase_inputs(pairs: list[tuple[str, str]]) -> PhraseInputs:
+    """What fitting needs from each (text, language): its candidates, and the corpus's counts of
+    lower-case words and of those that follow a modal or pronoun. A pure function of its texts, so
+    batches of a corpus may run anywhere and be merged in order (``_merged``)."""
+    seen: Counter[str] = Counter()
+    as_verb: Counter[str] = Counter()
+    plains = [plain_text(text) for text, _ in pairs]
+    langs = [code for _, code in pairs]
+    for plain, code in zip(plains, langs, strict=True):
+        if code == "en":
+            _count_verb_contexts(plain, seen, as_verb)
+    return _candidates_of(plains, langs), seen, as_verb
+
+
+def _merged(parts: list[PhraseInputs]) -> PhraseInputs:
+    per_text: list[Found] = []
+    seen: Counter[str] = Counter()
+    as_verb: Counter[str] = Counter()
+    for found, part_seen, part_verb in parts:
+        per_text += found
+        seen.update(part_seen)
+        as_verb.update(part_verb)
+    return per_text, seen, as_verb
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def _other_info(word: str, lang: str) -> tuple[str, bool, bool]:
     """(key, may be inside a phrase, may end it) for a word of a language other than English.
@@ -290,9 +321,7 @@ class PhraseModel:
         English phrase may contain a word the corpus mostly uses as a verb. ``lang``: one code for
         all texts, one per text, or None to detect each text's language.
         """
-        langs = languages_of(texts, lang)
-        plains = [plain_text(text) for text in texts]
-        self._fit(plains, langs, _candidates_of(plains, langs))
+        self._fit(*phrase_inputs(list(zip(texts, languages_of(texts, lang), strict=True))))
         return self
 
     def fit_rank(
@@ -303,14 +332,16 @@ class PhraseModel:
         keyphrases: int = 8,
         themes: int = 5,
         rank: Sequence[int] | None = None,
+        map_batches: MapBatches | None = None,
     ) -> tuple[list[list[str]], list[list[str]]]:
         """``fit`` on ``texts``, then the ``keyphrases`` and ``themes`` (how many of each) of the texts at
         the indices ``rank`` (default: all), as ``fit`` then ``keyphrases_many`` and ``themes_many`` give
         them, with each text's phrase candidates found once instead of three times (most of the cost), and
-        the counts that fit the model ranking them (the candidates are let go before ranking)."""
-        langs = languages_of(texts, lang)
-        plains = [plain_text(text) for text in texts]
-        counts = self._fit(plains, langs, _candidates_of(plains, langs))
+        the counts that fit the model ranking them (the candidates are let go before ranking).
+        ``map_batches``: where the texts' candidates are found (``Backend.map_batches``; default here)."""
+        pairs = list(zip(texts, languages_of(texts, lang), strict=True))
+        parts = [phrase_inputs(pairs)] if map_batches is None else map_batches(phrase_inputs, pairs)
+        counts = self._fit(*_merged(parts))
         if counts is None:
             empty: list[list[str]] = [[] for _ in (range(len(texts)) if rank is None else rank)]
             return empty, [list(e) for e in empty]
@@ -318,14 +349,9 @@ class PhraseModel:
         ranked = self._rank_counts(rows, keyphrases, self._bonus)
         return ranked, self._rank_counts(rows, themes, self._themes())
 
-    def _fit(self, plains: list[str], langs: list[str], per_text: list[Found]) -> Any:
-        """Fit on the texts' candidates; their phrase counts (a CSR matrix, one row per text), or None
-        when no phrase qualifies."""
-        seen: Counter[str] = Counter()
-        as_verb: Counter[str] = Counter()
-        for plain, code in zip(plains, langs, strict=True):
-            if code == "en":
-                _count_verb_contexts(plain, seen, as_verb)
+    def _fit(self, per_text: list[Found], seen: Counter[str], as_verb: Counter[str]) -> Any:
+        """Fit on the texts' candidates and the corpus's verb contexts; their phrase counts (a CSR matrix,
+        one row per text), or None when no phrase qualifies."""
         verbs = _verb_like(seen, as_verb)
         total = Counter(key for keys, _ in per_text for key in keys)
         vocabulary = sorted(
@@ -340,7 +366,7 @@ class PhraseModel:
             for key, surface in zip(keys, forms_of, strict=True):
                 if (forms := surfaces.get(key)) is not None:
                     forms[surface] += 1
-        self._n_texts = len(plains)
+        self._n_texts = len(per_text)
         self._keys = vocabulary
         self._surfaces = [_readable(surfaces[key]) for key in vocabulary]
         del surfaces

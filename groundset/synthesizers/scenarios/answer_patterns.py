@@ -289,7 +289,8 @@ def _find_definition(text: str) -> Match | None:
 
 def _weak_genus(answer: str) -> bool:
     """ "is a good idea", "is the case", "is the same", "is the responsibility of all teammates", "is a
-    chance to educate users": not a definition of the subject (readers: "What is X?" answered with whose
+    chance to educate users", "is a newer more powerful version of exec_program": not a definition of the
+    subject (readers: "What is X?" answered with whose
     job X is, or what X is good for)."""
     return bool(
         re.match(
@@ -298,7 +299,8 @@ def _weak_genus(answer: str) -> bool:
             r"exception|equivalent|opposite|core|heart|source|part|example|subset|useful|healthy|powerful|"
             r"important|huge|big|critical|essential|vital|crucial|helpful|valuable|fundamental|product|"
             r"prerequisite|sister|reminder|tip|must|matter|question|sign|step|responsibility|duty|job|"
-            r"task|basis|goal|aim|purpose|chance|opportunity)\b"
+            r"task|basis|goal|aim|purpose|chance|opportunity|newer|older|improved|updated|legacy|successor|"
+            r"predecessor|replacement|variant|version)\b"
             r"|one of the (?:core|main|key|most|best|biggest|many|major|important)\b",
             answer,
         )

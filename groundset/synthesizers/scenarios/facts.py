@@ -38,6 +38,9 @@ _CONTINUES = re.compile(
     r"^(?:It|They|Its|Their|For example|For instance|In addition|Additionally|Also|Otherwise|Therefore|"
     r"Thus|Hence|As a result|This means|This is|This value|In that case|Then|And|But|Or|Plus|As well as|"
     r"This applies|That applies|Only)\b"  # "And also with every response ...": the other half of the answer
+    # the other branch of a condition: "If no group explicitly lists the file, the last group whose regular
+    # expression matches it is favored" after "If a source file matches multiple groups, ..."
+    r"|^(?:If|When) (?:no|not|none|neither|nothing|there (?:is|are) no)\b|^Unless\b|^Else\b"
 )
 _SIMPLE_SUBJECT = re.compile(
     r"^(?P<subj>(?:(?:A|An|The)\s+)?[^,;:()]{2,60}?)\s+(?:is|are|can|must|should|will|has|have|provides|"

@@ -1,0 +1,105 @@
+"""Where per-text work runs (issue 32): the local backend and Ray give the same graph, fingerprint for
+fingerprint, because each batch is a pure function of its texts and the corpus-wide model is merged from
+the batches in order. The Ray tests start a local Ray with 2 CPUs; without the ``ray`` extra they are
+skipped, with the reason, and GROUNDSET_REQUIRE_RAY=1 (CI) turns that skip into a failure."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+
+import pytest
+
+from groundset.cli import main
+from groundset.core import CallEngine, ConfigError
+from groundset.core.backends import LocalBackend, get_backend
+from groundset.kg import build_knowledge_graph
+from groundset.kg.persistence import load_graph
+from groundset.text.phrases import PhraseModel
+
+from .corpora import EXAMPLE_DOCS, SHARED
+
+PAGES = ("concepts/data_model.md", "concepts/jobs_instances.md", "practices/naming.md",
+         "practices/alerting.md", "introduction/overview.md")  # fmt: skip
+HANDBOOK = SHARED / "handbook" / "docs"
+
+
+def test_local_batches_run_in_order_and_a_bad_size_or_name_is_refused():
+    backend = LocalBackend(batch_items=3)
+    assert backend.map_batches(lambda batch: [x * 2 for x in batch], list(range(7))) == [
+        [0, 2, 4],
+        [6, 8, 10],
+        [12],
+    ]
+    assert backend.map_batches(len, []) == []
+    with pytest.raises(ConfigError, match="batch_items"):
+        LocalBackend(batch_items=0)
+    with pytest.raises(ConfigError, match="unknown backend 'spark'"):
+        get_backend("spark")
+    with pytest.raises(ConfigError, match="--ray-address needs --backend ray"):
+        get_backend("local", address="ray://head:10001")
+
+
+def test_a_phrase_model_fitted_in_batches_is_the_one_fitted_at_once():
+    """The batches' candidates and verb counts merge into the same vocabulary, counts and ranking."""
+    texts = [path.read_text(encoding="utf-8") for path in sorted(HANDBOOK.rglob("*.md"))[:60]]
+    whole = PhraseModel().fit_rank(texts, "en", keyphrases=6, themes=4)
+    batched = PhraseModel().fit_rank(
+        texts, "en", keyphrases=6, themes=4, map_batches=LocalBackend(batch_items=7).map_batches
+    )
+    assert batched == whole and any(whole[0])
+
+
+def test_a_local_build_in_small_batches_has_the_same_fingerprint(tmp_path):
+    docs = copy_pages(tmp_path)
+    once = build_knowledge_graph(docs, engine=CallEngine(cache=False)).kg
+    batched = build_knowledge_graph(
+        docs, engine=CallEngine(cache=False), backend=LocalBackend(batch_items=5)
+    ).kg
+    assert batched.fingerprint() == once.fingerprint()
+
+
+def copy_pages(root):
+    docs = root / "docs"
+    for page in PAGES:
+        target = docs / page
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(EXAMPLE_DOCS / page, target)
+    return docs
+
+
+@pytest.fixture(scope="module")
+def ray_backend() -> Iterator[object]:
+    try:
+        import ray
+    except ImportError:
+        if os.environ.get("GROUNDSET_REQUIRE_RAY") == "1":
+            pytest.fail("the Ray tests must run here: ray is not installed (pip install -e '.[ray]')")
+        pytest.skip("ray is not installed (pip install -e '.[ray]')")
+    from groundset.core.backends import RayBackend
+
+    backend = RayBackend(num_cpus=2, batch_items=5)  # several tasks even for a few pages
+    try:
+        yield backend
+    finally:
+        ray.shutdown()
+
+
+def test_a_build_on_ray_is_the_local_build(ray_backend, tmp_path):
+    docs = copy_pages(tmp_path)
+    local = build_knowledge_graph(docs, engine=CallEngine(cache=False)).kg
+    on_ray = build_knowledge_graph(docs, engine=CallEngine(cache=False), backend=ray_backend).kg
+    assert on_ray.fingerprint() == local.fingerprint()
+    assert len(local.nodes()) > len(PAGES)
+
+
+def test_kg_build_backend_ray_from_the_command_line(ray_backend, tmp_path, capsys):
+    """`kg build --backend ray` uses the Ray this process already runs (as it would a cluster's)."""
+    docs = copy_pages(tmp_path)
+    assert main(["kg", "build", str(docs), "--out", str(tmp_path / "local"), "-q"]) == 0
+    assert main(["kg", "build", str(docs), "--out", str(tmp_path / "ray"), "--backend", "ray", "-q"]) == 0
+    assert load_graph(tmp_path / "ray").fingerprint() == load_graph(tmp_path / "local").fingerprint()
+    capsys.readouterr()
+    assert main(["kg", "build", str(docs), "--out", str(tmp_path / "x"), "--ray-address", "auto", "-q"]) == 1
+    assert "--ray-address needs --backend ray" in capsys.readouterr().err
