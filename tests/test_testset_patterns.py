@@ -844,3 +844,38 @@ def test_no_persona_is_a_user_of_nothing_in_particular():
     persona = offline_persona(["connection pool", "proxy agent"], [], ["Pool"], audience="user", scope="")
     assert "these docs" not in persona.name and reads_as_role(persona.name)
     assert audience_name("user", "FastAPI") == "FastAPI user"
+
+
+def test_a_situation_says_what_the_asker_is_doing_and_the_question_does_not_repeat_it():
+    """Blind readers of two corpora failed every "I'm a user, and I have a quick question" as a persona,
+    not a situation, and on a third "I'm looking at a case where X. What happens if X?" as said twice; a
+    how-to's goal or a condition's case is what the asker is doing, and the question after it is the one a
+    person types next ("How do I do that?", "What should I do?"). Sentences of the handbook's benefits and
+    writing pages."""
+    slack = HANDBOOK_SENTENCES["slack"]
+    how_to = next(f for f in facts_of(slack) if f.pattern == "procedure")
+    case = next(f for f in facts_of(HANDBOOK_SENTENCES["writing"], topics=frozenset({"product name"})))
+
+    def written(fact, style="perfect_grammar", anchor=""):
+        data = SituationalInput(
+            task="", persona="Teammate at Sourcegraph: reads the handbook.", terms=[fact.focus],
+            contexts=[fact.reference], labels=[""], style=style, length="medium", facts=[fact],
+            scope="Sourcegraph", anchor=anchor,
+        )  # fmt: skip
+        return SituationalPrompt().offline(data)
+
+    sample = written(how_to)
+    assert "I'm trying to view my pending benefits selections" in sample.situation
+    assert sample.question == "How do I do that?" and sample.reference == how_to.reference
+    anchored = written(how_to, anchor="Rippling")  # the anchor is said in the situation
+    assert "with Rippling" in anchored.situation and anchored.question == "How do I do that?"
+    assert "benefits" in written(how_to, style="web_search").question.casefold()  # a search box says it all
+    said = written(case)
+    assert "a case where a product name is a plural noun" in said.situation
+    assert said.question == "What should I do?"
+
+
+HANDBOOK_SENTENCES = {
+    "slack": "To view your pending benefits selections (open enrollment), please log into Rippling.",
+    "writing": "If a product name is a plural noun, treat it as a singular noun.",
+}

@@ -17,7 +17,11 @@ the chunk (which part of the docs they are working on); it never states a fact t
 Offline, the question is the single-hop question of ``QueryPrompt`` (a fact's question in English,
 the language's own templates elsewhere) and the situation is built here from the persona's name or
 role description and the chunk's section label, in English, German, French, Spanish, Chinese and
-Japanese (``languages``); any other language gets the English situation, as its questions do.
+Japanese (``languages``); any other language gets the English situation, as its questions do. In
+English the situation says what the asker is doing from the fact itself: a how-to's goal ("I'm trying
+to install a directory of headers"), a condition's case ("I'm looking at a case in source_group where
+a file matches several groups"), and the question is then what a person types next ("How do I do
+that?", "What happens then?"); else the section they work on, else a stock line.
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ from ...text.lexical import share_content
 from ..questions.local import local_style
 from ..questions.prompts import STYLE_GUIDANCE, QueryInput, QueryPrompt
 from ..questions.styles import apply_style, indefinite_article
-from ..scenarios.answer_patterns import base_form
+from ..scenarios.answer_patterns import base_form, lower_first
 from ..scenarios.facts import FACT_LANGUAGES, Fact
 from ..scenarios.scenario import Scenario, prompt_fields
 from .single_hop import SingleHopSpecificQuerySynthesizer
@@ -169,12 +173,22 @@ class SituationalPrompt(Prompt[SituationalInput, SituationalSample]):
         # a search-box message in English or German still says who asks: readers found "betriebsingenieur
         # für vite json.stringify:" and keywords alone no situation
         keywords = data.style == "web_search" and local is not None and code not in FACT_LANGUAGES
+        question = core.question
         if keywords and local is not None:
             said = _keywords(name, role, topic, local)
         else:
+            searching = data.style == "web_search"  # its keywords say the goal or case again
+            fact = data.facts[0] if local is None and data.facts else None
+            doing, then = _doing(fact, topic, "" if searching else data.anchor, whole=not searching)
             said = situation(
-                name, role, topic, "short" if data.style == "web_search" else data.length, rng, local
+                name, role, topic, "short" if data.style == "web_search" else data.length, rng, local, doing
             )
+            if then:
+                # "I'm trying to install a directory of headers. How do I do that?": the situation says
+                # what the question would repeat (readers: "I'm trying to X. How do I X?" reads twice)
+                question = (
+                    then if data.style == "perfect_grammar" else apply_style(then, data.style, seed=data.seed)
+                )
         if data.style == "web_search" and not keywords:
             protect = [t for t in (topic, data.scope) if t]
             if local is None:
@@ -187,7 +201,7 @@ class SituationalPrompt(Prompt[SituationalInput, SituationalSample]):
                 said = apply_style(said, data.style, seed=data.seed, protect=protect)
             else:
                 said = local_style(local, said, data.style, seed=data.seed, protect=protect)
-        return SituationalSample(situation=said, question=core.question, reference=core.reference)
+        return SituationalSample(situation=said, question=question, reference=core.reference)
 
 
 def _query(data: SituationalInput, length: str) -> QueryInput:
@@ -210,21 +224,83 @@ def _query(data: SituationalInput, length: str) -> QueryInput:
 
 
 def situation(
-    name: str, role: str, topic: str, length: str, rng: random.Random, local: QuestionWording | None = None
+    name: str,
+    role: str,
+    topic: str,
+    length: str,
+    rng: random.Random,
+    local: QuestionWording | None = None,
+    doing: str = "",
 ) -> str:
-    """The asker's situation in 1 or 2 sentences: who they are (the persona) and what they are working on
-    (``topic``, the chunk's section title; "" for none; English names none, see ``_DOING``). ``local``: the
-    wording of a language other than English."""
+    """The asker's situation in 1 or 2 sentences: who they are (the persona) and what they are doing
+    (``doing``, in English, see ``_doing``; else one of ``_DOING``), or in another language what they are
+    working on (``topic``, the chunk's section title; "" for none). ``local``: the wording of a language
+    other than English."""
     if local is not None and local.situations:
         lead = _local_lead(local, name, rng)
         if not topic:
             return local.long.split("{core}")[0].format(lead=lead, purpose=rng.choice(local.purposes)).strip()
         return rng.choice(local.situations).format(lead=lead, topic=local.quote.format(topic))
     who = _who(name, role, rng)
-    doing = rng.choice(_DOING)
+    doing = doing or rng.choice(_DOING)
     if length != "long":
         return f"{_upper_first(who)}, and {doing}."
     return f"{_upper_first(who)}. {_upper_first(doing)}, {rng.choice(_STAKES)}."
+
+
+def _doing(fact: Fact | None, topic: str, anchor: str = "", *, whole: bool = True) -> tuple[str, str]:
+    """What the asker is doing, from what the question is about: the goal of a how-to ("I'm trying to run
+    the https benchmarks"), the case of a condition, else the section they are working on when it reads as
+    a thing and shares a word with the question ("I'm working on alerting rules"); "" for a stock line.
+    Readers of two corpora failed "I have a quick question" and its kind as a persona, not a situation.
+    ``anchor``: the command or API the question is about, said here since the question will not be;
+    ``whole``: False when the question will say the goal or case itself (a search query). Returns the
+    situation's doing and the question left to ask after it ("" for the whole question)."""
+    if fact is None:
+        return "", ""
+    slots, words = fact.slots, frozenset(fact.lowercase_words)
+    if whole and (then := _then(fact)):
+        said = slots["goal"] if fact.pattern == "procedure" else slots["cond"]
+        named = anchor and anchor.casefold() not in said.casefold()  # not "with try_compile" twice
+        if fact.pattern == "procedure":
+            return f"I'm trying to {_first_person(said)}" + (f" with {anchor}" if named else ""), then
+        return (
+            f"I'm looking at a case {f'in {anchor} ' if named else ''}where {lower_first(said, words)}",
+            then,
+        )
+    if topic:
+        words = topic.split()
+        sentence_case = len(words) > 1 and words[0][1:].islower() and all(w[:1].islower() for w in words[1:])
+        if sentence_case:  # a heading's capital ("Alerting rules"), not a name ("Node Exporter")
+            topic = words[0].lower() + topic[len(words[0]) :]
+        return f"I'm working on {lower_first(topic, words)}", ""
+    return "", ""
+
+
+_SECOND_PERSON = {"you": "me", "your": "my", "yours": "mine", "yourself": "myself"}
+
+
+def _first_person(goal: str) -> str:
+    """The docs' "to view your selections" as the asker says it: "to view my selections"."""
+    return re.sub(r"\b(?:you|your|yours|yourself)\b", lambda m: _SECOND_PERSON[m.group(0)], goal)
+
+
+def _then(fact: Fact) -> str:
+    """The question left after a situation that says its goal or its case ("How do I do that?", "What
+    happens then?"), or "" when the question must say it all."""
+    slots = fact.slots
+    if fact.pattern == "procedure" and slots.get("form") in ("to", "can", "use") and slots.get("goal"):
+        return "What must be used for that?" if slots.get("requirement") else "How do I do that?"
+    if fact.pattern != "cause" or not slots.get("cond") or slots["cond"].lower().startswith("you "):
+        return ""
+    if slots.get("form") == "advice":
+        return "What should I do?"
+    if slots.get("form") == "effect":
+        what = lower_first(slots.get("what", ""), frozenset(fact.lowercase_words))
+        if what and slots.get("state"):
+            return f"What {slots['state']} {what} then?"
+        return f"What happens to {what} then?" if what else "What happens then?"
+    return ""
 
 
 def _who(name: str, role: str, rng: random.Random) -> str:

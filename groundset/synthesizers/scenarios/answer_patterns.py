@@ -464,7 +464,7 @@ def _imperative(clause: str) -> bool:
         and words[0].isalpha()
         and words[0].islower()
         and len(first) > 2
-        and words[1] in DETERMINERS
+        and (words[1] in DETERMINERS or words[1] in ("it", "them"))  # "treat it as a singular noun"
         and first not in FUNCTION_WORDS | AUXILIARIES | ADVERBS | PREPOSITIONS
         and (first in _VERBS_IN_ING or not first.endswith(("ly", "s", "ed", "ing")))
     )
