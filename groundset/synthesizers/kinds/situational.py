@@ -21,7 +21,8 @@ Japanese (``languages``); any other language gets the English situation, as its 
 English the situation says what the asker is doing from the fact itself: a how-to's goal ("I'm trying
 to install a directory of headers"), a condition's case ("I'm looking at a case in source_group where
 a file matches several groups"), and the question is then what a person types next ("How do I do
-that?", "What happens then?"); else the section they work on, else a stock line.
+that?", "What happens then?"); else a stock line (readers failed the section's title as what the asker
+is working on: "I'm working on XCFramework. What is the XCFramework?").
 """
 
 from __future__ import annotations
@@ -179,7 +180,7 @@ class SituationalPrompt(Prompt[SituationalInput, SituationalSample]):
         else:
             searching = data.style == "web_search"  # its keywords say the goal or case again
             fact = data.facts[0] if local is None and data.facts else None
-            doing, then = _doing(fact, topic, "" if searching else data.anchor, whole=not searching)
+            doing, then = _doing(fact, "" if searching else data.anchor, whole=not searching)
             said = situation(
                 name, role, topic, "short" if data.style == "web_search" else data.length, rng, local, doing
             )
@@ -248,32 +249,24 @@ def situation(
     return f"{_upper_first(who)}. {_upper_first(doing)}, {rng.choice(_STAKES)}."
 
 
-def _doing(fact: Fact | None, topic: str, anchor: str = "", *, whole: bool = True) -> tuple[str, str]:
+def _doing(fact: Fact | None, anchor: str = "", *, whole: bool = True) -> tuple[str, str]:
     """What the asker is doing, from what the question is about: the goal of a how-to ("I'm trying to run
-    the https benchmarks"), the case of a condition, else the section they are working on when it reads as
-    a thing and shares a word with the question ("I'm working on alerting rules"); "" for a stock line.
-    Readers of two corpora failed "I have a quick question" and its kind as a persona, not a situation.
+    the https benchmarks") or the case of a condition; "" for a stock line. Readers of two corpora failed
+    "I have a quick question" and its kind as a persona, not a situation; the section being worked on
+    ("I'm working on XCFramework. What is the XCFramework?") they failed as a heading said twice.
     ``anchor``: the command or API the question is about, said here since the question will not be;
     ``whole``: False when the question will say the goal or case itself (a search query). Returns the
     situation's doing and the question left to ask after it ("" for the whole question)."""
     if fact is None:
         return "", ""
-    slots, words = fact.slots, frozenset(fact.lowercase_words)
+    slots = fact.slots
     if whole and (then := _then(fact)):
         said = slots["goal"] if fact.pattern == "procedure" else slots["cond"]
         named = anchor and anchor.casefold() not in said.casefold()  # not "with try_compile" twice
         if fact.pattern == "procedure":
             return f"I'm trying to {_first_person(said)}" + (f" with {anchor}" if named else ""), then
-        return (
-            f"I'm looking at a case {f'in {anchor} ' if named else ''}where {lower_first(said, words)}",
-            then,
-        )
-    if topic:
-        words = topic.split()
-        sentence_case = len(words) > 1 and words[0][1:].islower() and all(w[:1].islower() for w in words[1:])
-        if sentence_case:  # a heading's capital ("Alerting rules"), not a name ("Node Exporter")
-            topic = words[0].lower() + topic[len(words[0]) :]
-        return f"I'm working on {lower_first(topic, words)}", ""
+        case = lower_first(said, frozenset(fact.lowercase_words))
+        return f"I'm looking at a case {f'in {anchor} ' if named else ''}where {case}", then
     return "", ""
 
 
