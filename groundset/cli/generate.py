@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
@@ -90,6 +90,18 @@ def generate(
     ] = False,
     include: IncludeOption = None,
     exclude: ExcludeOption = None,
+    sample_docs: Annotated[
+        int | None,
+        typer.Option(
+            "--sample-docs",
+            metavar="N",
+            min=1,
+            help="Build the graph over N of the documents of DOCS only: a sample stratified by top folder "
+            "and topic (offline embeddings, --seed), for corpora too big to build whole. The graph and "
+            "the test set record which (as --include), so `kg update` keeps to them; with --refresh, the "
+            "sample recorded in OLD is used again.",
+        ),
+    ] = None,
     enrich: EnrichOption = "lazy",
     language: LanguageOption = None,
     estimate: Annotated[
@@ -147,6 +159,12 @@ def generate(
     personas = load_personas(personas_file) if personas_file else None
     if docs is not None:
         save_kg = _check_before_build(docs, save_kg, force, include, exclude)
+    sample = None
+    if sample_docs is not None:
+        if docs is None:
+            raise typer.BadParameter("--sample-docs needs DOCS (a graph given with --kg is built already)")
+        sample = _sample(docs, sample_docs, seed, include, exclude, old)
+        include = sample["include"]
     if estimate:
         from ..synthesizers.pipeline.estimate import estimate_generation
 
@@ -189,6 +207,13 @@ def generate(
 
             print_load(built.load)  # every skipped, repaired or duplicate file, with its reason
             kg = built.kg
+            if sample is not None:
+                kg.graph.graph["sample_docs"] = {k: v for k, v in sample.items() if k != "include"}
+                out.print(
+                    f"sampled {sample['documents']} of {sample['of']} documents (stratified by top folder "
+                    "and topic); the graph and the test set record which",
+                    highlight=False,
+                )
             if save_kg is not None:
                 kg.save(save_kg, force=force)
         generator = TestsetGenerator(llm, embeddings, personas, engine=engine, language=language)
@@ -205,6 +230,8 @@ def generate(
             options |= {"review": review, "rejected": rejected}
             result = refresh_testset(old, kg, size, generator=generator, **options)
             testset, made = result.testset, len(result.new)
+    if sample is not None:
+        testset.metadata["sample_docs"] = sample
     if old is not None:
         _report_refresh(result, refresh, result.write(out_file))
     elif out_file.suffix.lower() == ".csv":
@@ -257,6 +284,23 @@ def _report_refresh(result: RefreshResult, old: Path | None, side: Path | None) 
             'edit a sample there and set "restore": true to put it back at the next refresh',
             highlight=False,
         )
+
+
+def _sample(
+    docs: Path, n: int, seed: int, include: list[str] | None, exclude: list[str] | None, old: Any
+) -> dict[str, Any]:
+    """The documents of DOCS to build over: the sample OLD recorded (a refresh keeps to it), else a new
+    stratified one; as the anchored --include globs that load exactly them."""
+    from ..documents.loader import load_documents
+    from ..documents.sampling import literal_globs, sample_documents
+
+    recorded = (old.metadata.get("sample_docs") or {}) if old is not None else {}
+    if recorded.get("include"):
+        return dict(recorded)
+    documents = load_documents(docs, include=include, exclude=exclude).documents
+    chosen = sample_documents(documents, n, seed=seed)
+    sources = [str(doc.metadata["source"]) for doc in chosen]
+    return {"documents": len(chosen), "of": len(documents), "seed": seed, "include": literal_globs(sources)}
 
 
 def _check_before_build(

@@ -46,10 +46,13 @@ def glob_regex(pattern: str) -> re.Pattern[str]:
     """Glob -> regex: ``*``/``?`` stay inside one path segment, ``**`` crosses them, ``**/`` may be empty.
 
     A pattern without ``/`` matches the file name at any depth (like .gitignore), so ``*.md`` means
-    every Markdown file; a trailing ``/`` means everything below that folder.
+    every Markdown file, and a leading ``/`` anchors it at the root (``/index.md``: the top one only); a
+    trailing ``/`` means everything below that folder.
     """
-    pattern = pattern.strip().removeprefix("./").lstrip("/")
-    if "/" not in pattern.rstrip("/"):
+    pattern = pattern.strip().removeprefix("./")
+    anchored = pattern.startswith("/")
+    pattern = pattern.lstrip("/")
+    if "/" not in pattern.rstrip("/") and not anchored:
         pattern = "**/" + pattern
     if pattern.endswith("/"):
         pattern += "**"
