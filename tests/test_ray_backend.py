@@ -100,6 +100,6 @@ def test_kg_build_backend_ray_from_the_command_line(ray_backend, tmp_path, capsy
     assert main(["kg", "build", str(docs), "--out", str(tmp_path / "local"), "-q"]) == 0
     assert main(["kg", "build", str(docs), "--out", str(tmp_path / "ray"), "--backend", "ray", "-q"]) == 0
     assert load_graph(tmp_path / "ray").fingerprint() == load_graph(tmp_path / "local").fingerprint()
-    capsys.readouterr()
+    assert "per-text work ran on Ray on this machine, 2 CPUs" in capsys.readouterr().out
     assert main(["kg", "build", str(docs), "--out", str(tmp_path / "x"), "--ray-address", "auto", "-q"]) == 1
     assert "--ray-address needs --backend ray" in capsys.readouterr().err

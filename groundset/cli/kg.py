@@ -109,7 +109,7 @@ def build(
 ) -> None:
     """Load DOCS, build its knowledge graph and save it to --out."""
     from ..core.atomic import check_output_dir
-    from ..core.backends import get_backend
+    from ..core.backends import RayBackend, get_backend
     from ..kg import build_knowledge_graph
     from ..kg.persistence import GRAPH_FILE
 
@@ -139,6 +139,8 @@ def build(
     print_load(result.load)
     print_stages(result.report)
     print_graph(result.kg)
+    if isinstance(runner, RayBackend):
+        out.print(f"per-text work ran on {runner.describe()}", highlight=False)
     out.print(usage_line(result.report.total_usage(), seconds), highlight=False)
     out.print(f"saved to {out_dir}", highlight=False)
 

@@ -106,6 +106,12 @@ class RayBackend:
             remote = self._remote[fn] = self._ray.remote(fn)
         return list(self._ray.get([remote.remote(batch) for batch in batches]))
 
+    def describe(self) -> str:
+        """Where the work ran, for the build's summary: "Ray on this machine, 2 CPUs"."""
+        cpus = int(self._ray.cluster_resources().get("CPU", 0))
+        where = f"the Ray cluster at {self.address}" if self.address else "Ray on this machine"
+        return f"{where}, {cpus} CPUs"
+
     def __repr__(self) -> str:
         return f"RayBackend(address={self.address!r}, batch_items={self.batch_items})"
 
