@@ -151,8 +151,7 @@ _DEFAULT_IN_PASSING = re.compile(
 # Table headers of the column that says what an entry does, and of the column that names it.
 _DESCRIPTION_HEADERS = frozenset(
     {"description", "meaning", "purpose", "effect", "what it does", "explanation", "notes", "function",
-     "behavior", "behaviour", "details", "beschreibung",
-     "bedeutung", "zweck", "descripción", "descrição", "descrizione", "beschrijving"}
+     "behavior", "behaviour", "details"}
 )  # fmt: skip
 _OPTION_HEADERS = re.compile(r"\b(?:option|flag|argument|parameter|setting)", re.I)
 _NAME_HEADERS = re.compile(
@@ -165,23 +164,20 @@ def entry_facts(tokens: list, lang: str = "en") -> list[Fact]:
     items that open with the name in code ("- ``--ctx-size N``: ...") and from table rows under a header
     with a description column."""
     found: list[Fact] = []
+    # The chunk's last line of text: a chunk may end inside a list item ("Contains utility to replace
+    # Markdown links to work with"), and a description without its end must not be a reference.
+    last = max((i for i, t in enumerate(tokens) if t.type == "inline"), default=-1)
     for index, token in enumerate(tokens):
         if token.type == "table_open":
             found += _table_facts(tokens, index, lang)
-        elif token.type == "inline" and index and in_list_item(tokens, index) and _opens_item(tokens, index):
+        elif token.type == "inline" and _opens_item(tokens, index):
             segments = [(t, code) for t, code in inline_segments(token) if t]  # "**`eps()`**": emphasis
             if len(segments) >= 2 and segments[0][1]:
                 text = "".join(t for t, _ in segments[1:])
-                cut = _last_inline(tokens, index) and not _TERMINAL_MARK.search(text)
+                cut = index == last and not _TERMINAL_MARK.search(text)
                 if (separator := _ENTRY_SEPARATOR.match(text)) and not cut:
                     found += _entry(segments[0][0], text[separator.end() :], lang)
     return found
-
-
-def _last_inline(tokens: list, index: int) -> bool:
-    """The chunk's last line of text: a chunk may end inside a list item ("Contains utility to replace
-    Markdown links to work with"), and a description without its end must not be a reference."""
-    return not any(t.type == "inline" for t in tokens[index + 1 :])
 
 
 def _opens_item(tokens: list, index: int) -> bool:
