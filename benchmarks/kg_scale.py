@@ -9,8 +9,10 @@ or summary repeats another, so nothing collapses as a duplicate. Files that are 
 are in copy 0 only.
 
 Each size is built offline in its own process (the peak RSS is that build's alone), stage by stage as
-``benchmarks/kg_build.py`` does. ``--tracemalloc N`` also prints, for the first size, the N source lines
-that hold the most memory at the end of the build (the graph as it is saved) and at the peak.
+``benchmarks/kg_build.py`` does, then saved; a fresh process loads the saved graph as `generate`, `refresh`
+and `score --target baseline` do (with its fingerprint, which they compute) and reports its own peak RSS.
+``--tracemalloc N`` also prints, for the first size, the N source lines that hold the most memory at the
+end of the build (the graph as it is saved) and at the peak.
 
 Run: .venv/bin/python benchmarks/kg_scale.py [--sizes 1,4,16] [--tracemalloc 15] [--keep DIR] [--write-docs]
 """
@@ -22,6 +24,7 @@ import json
 import math
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -101,10 +104,16 @@ def child(folder: Path, trace: int, backend_name: str = "local") -> dict:
             began = time.perf_counter()
             apply_transforms(kg, [transform], engine=engine, backend=backend)
             stages.append((transform.name, time.perf_counter() - began, _peak_mb(resource)))
+    saved = Path(tempfile.mkdtemp(prefix="kg_scale_"))
+    began = time.perf_counter()
+    kg.save(saved / "kg")
+    save_seconds = time.perf_counter() - began
     result = {
+        "saved": str(saved / "kg"),
+        "save_seconds": save_seconds,
         "documents": len(kg.nodes(NodeKind.DOCUMENT)),
         "chunks": len(kg.nodes(NodeKind.CHUNK)),
-        "edges": kg.graph.number_of_edges(),
+        "edges": kg.count_edges(),
         "seconds": time.perf_counter() - start,
         "cpu_seconds": resource.getrusage(resource.RUSAGE_SELF).ru_utime,
         "peak_mb": _peak_mb(resource),
@@ -121,6 +130,24 @@ def child(folder: Path, trace: int, backend_name: str = "local") -> dict:
     return result
 
 
+def load_child(folder: Path) -> dict:
+    """Load a saved graph as `generate` does (with the same imports first) and take its fingerprint."""
+    import resource
+
+    from groundset.kg import KnowledgeGraph
+    from groundset.synthesizers.pipeline import generator  # noqa: F401 - what generate has imported
+
+    before = _peak_mb(resource)
+    start = time.perf_counter()
+    kg = KnowledgeGraph.load(folder)
+    kg.fingerprint()
+    return {
+        "load_seconds": time.perf_counter() - start,
+        "load_peak_mb": _peak_mb(resource),
+        "imports_mb": before,
+    }
+
+
 def _peak_mb(resource) -> float:  # type: ignore[no-untyped-def]
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -134,9 +161,13 @@ def main() -> None:
         "--backend", default="local", choices=["local", "ray"], help="where per-text work runs"
     )
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--load-child", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         print(json.dumps(child(args.child, args.tracemalloc, args.backend)))
+        return
+    if args.load_child:
+        print(json.dumps(load_child(args.load_child)))
         return
     sizes = [int(s) for s in args.sizes.split(",")]
     rows = []
@@ -156,6 +187,13 @@ def main() -> None:
                 raise SystemExit(f"the {size}x build failed")
             row = json.loads(done.stdout.strip().splitlines()[-1])
             row["size"] = size
+            command = [sys.executable, __file__, "--load-child", row["saved"]]
+            loaded = subprocess.run(command, capture_output=True, text=True, check=False)
+            shutil.rmtree(Path(row["saved"]).parent, ignore_errors=True)
+            if loaded.returncode:
+                print(loaded.stderr[-3000:])
+                raise SystemExit(f"loading the {size}x graph failed")
+            row.update(json.loads(loaded.stdout.strip().splitlines()[-1]))
             rows.append(row)
             _print_row(row)
             if trace:
@@ -165,21 +203,26 @@ def main() -> None:
     print()
     print(
         f"{'size':>5}{'documents':>10}{'chunks':>9}{'edges':>10}{'seconds':>9}{'CPU ms/chunk':>13}"
-        f"{'peak MB':>9}{'KB/chunk':>9}"
+        f"{'peak MB':>9}{'KB/chunk':>9}{'save s':>8}{'load s':>8}{'load MB':>9}{'KB/chunk':>9}"
     )
     for row in rows:
         print(
             f"{row['size']:>4}x{row['documents']:>10}{row['chunks']:>9}{row['edges']:>10}{row['seconds']:>9.1f}"
             f"{1000 * row['cpu_seconds'] / row['chunks']:>13.2f}{row['peak_mb']:>9.0f}"
             f"{1024 * row['peak_mb'] / row['chunks']:>9.1f}"
+            f"{row['save_seconds']:>8.1f}{row['load_seconds']:>8.1f}"
+            f"{row['load_peak_mb']:>9.0f}{1024 * row['load_peak_mb'] / row['chunks']:>9.1f}"
         )
     for a, b in zip(rows, rows[1:], strict=False):
         growth = math.log(b["chunks"] / a["chunks"])
         time_ratio, memory_ratio = b["seconds"] / a["seconds"], b["peak_mb"] / a["peak_mb"]
+        added = 1024 * (b["peak_mb"] - a["peak_mb"]) / (b["chunks"] - a["chunks"])
+        added_load = 1024 * (b["load_peak_mb"] - a["load_peak_mb"]) / (b["chunks"] - a["chunks"])
         print(
             f"{a['size']}x -> {b['size']}x: chunks x{b['chunks'] / a['chunks']:.2f}, "
             f"time x{time_ratio:.2f} (exponent {math.log(time_ratio) / growth:.2f}), "
-            f"peak memory x{memory_ratio:.2f} (exponent {math.log(memory_ratio) / growth:.2f})"
+            f"peak memory x{memory_ratio:.2f} (exponent {math.log(memory_ratio) / growth:.2f}); "
+            f"each added chunk: {added:.1f} KB at the build's peak, {added_load:.1f} KB loaded"
         )
 
 
@@ -188,6 +231,12 @@ def _print_row(row: dict) -> None:
     print(
         f"  {row['size']}x: {row['documents']} documents, {row['chunks']} chunks, {row['edges']} edges, "
         f"{row['seconds']:.1f} s, peak {row['peak_mb']:.0f} MB = {per_chunk:.1f} KB per chunk",
+        flush=True,
+    )
+    print(
+        f"    saved in {row['save_seconds']:.1f} s; "
+        f"loaded (with its fingerprint) in {row['load_seconds']:.1f} s, "
+        f"peak {row['load_peak_mb']:.0f} MB ({row['imports_mb']:.0f} MB after the imports)",
         flush=True,
     )
     for name, seconds, peak in row["stages"]:

@@ -88,6 +88,64 @@ def test_save_load_round_trip_is_exact(tmp_path):
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
 
 
+def test_relationship_edges_are_columns_that_behave_like_graph_edges():
+    """Similar and overlap edges live in ``kg.relations`` as arrays; through the graph's API they read as
+    networkx edges did: one per pair, the last write's data, removed with their nodes, kept by subgraph."""
+    kg = small_graph()
+    c1, c2, c3 = kg.nodes(NodeKind.CHUNK)
+    assert not [k for _, _, k in kg.graph.edges(keys=True) if k in {"similar", "entity_overlap"}]
+    assert kg.count_edges(EdgeKind.ENTITY_OVERLAP) == 1 and kg.count_edges() == 6
+    pairs = [(0, 2, 0.9, ["Gamma"]), (2, 1, 0.4, None), (0, 2, 0.95, ["Gamma", "Alpha"])]  # (0, 2) twice
+    assert kg.add_relations(EdgeKind.THEME_OVERLAP, [c1, c2, c3], pairs) == 3
+    assert kg.count_edges(EdgeKind.THEME_OVERLAP) == 2
+    assert kg.edge(c3, c1, EdgeKind.THEME_OVERLAP) == {
+        "kind": "theme_overlap",
+        "score": 0.95,
+        "shared": ["Gamma", "Alpha"],
+        "symmetric": True,
+    }
+    assert kg.edge(c2, c3, EdgeKind.THEME_OVERLAP) == {
+        "kind": "theme_overlap",
+        "score": 0.4,
+        "symmetric": True,
+    }
+    stored = [tuple(sorted(pair)) for pair in ((c1, c3), (c3, c2))]  # smaller id first, in order added
+    as_source = [t for s, t in stored if s == c3]
+    assert kg.neighbours(c3, EdgeKind.THEME_OVERLAP) == as_source + [s for s, t in stored if t == c3]
+    assert set(kg.neighbours(c3)) == {c1, c2}
+    with pytest.raises(ValueError, match="only a score and shared items, not weight"):
+        kg.add_edge(c1, c2, EdgeKind.SIMILAR, weight=2)
+    assert kg.remove_edges(EdgeKind.THEME_OVERLAP, among=[c1, c3]) == 1
+    assert kg.neighbours(c1, EdgeKind.THEME_OVERLAP) == []
+    kg.remove_nodes([c3])
+    assert kg.count_edges(EdgeKind.ENTITY_OVERLAP) == 0 and kg.count_edges(EdgeKind.THEME_OVERLAP) == 0
+    assert kg.neighbours(c2, EdgeKind.SIMILAR) == []
+    again = small_graph()
+    back = again.add_chunk(again.nodes(NodeKind.DOCUMENT)[1], "beta text", position=0)
+    again.remove_nodes([back])
+    again.add_chunk(again.nodes(NodeKind.DOCUMENT)[1], "beta text", position=0)
+    assert again.neighbours(back, EdgeKind.ENTITY_OVERLAP) == []  # the id came back without its edges
+    sub = small_graph().subgraph([c1, c3])
+    assert [(s, t, k) for s, t, k, _ in sub.edges()] == [(min(c1, c3), max(c1, c3), "entity_overlap")]
+
+
+def test_a_graph_saved_in_version_1_still_loads(tmp_path):
+    """Before relationship edges became columns a graph was one JSON file with every edge in it."""
+    kg = small_graph()
+    vectors = ("embedding", "summary_embedding")
+    nodes = [
+        {"id": n, **{k: v for k, v in d.items() if k not in vectors}} for n, d in kg.graph.nodes(data=True)
+    ]
+    edges = [{"source": s, "target": t, **d} for s, t, _, d in kg.edges()]
+    (tmp_path / "graph.json").write_text(
+        json.dumps({"format": "groundset-kg", "version": 1, "nodes": nodes, "edges": edges, "vectors": {}})
+    )
+    back = KnowledgeGraph.load(tmp_path)
+    assert back.fingerprint() == kg.fingerprint()
+    c1, _, c3 = kg.nodes(NodeKind.CHUNK)
+    assert back.edge(c1, c3, EdgeKind.ENTITY_OVERLAP) == kg.edge(c1, c3, EdgeKind.ENTITY_OVERLAP)
+
+
 def test_load_errors_are_clear(tmp_path):
     with pytest.raises(ConfigError, match="not a groundset knowledge graph"):
         KnowledgeGraph.load(tmp_path)

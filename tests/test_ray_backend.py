@@ -9,6 +9,7 @@ import os
 import shutil
 from collections.abc import Iterator
 
+import numpy as np
 import pytest
 
 from groundset.cli import main
@@ -16,6 +17,7 @@ from groundset.core import CallEngine, ConfigError
 from groundset.core.backends import LocalBackend, get_backend
 from groundset.kg import build_knowledge_graph
 from groundset.kg.persistence import load_graph
+from groundset.kg.similarity import similar_pairs
 from groundset.text.phrases import PhraseModel
 
 from .corpora import EXAMPLE_DOCS, SHARED
@@ -60,6 +62,39 @@ def test_a_local_build_in_small_batches_has_the_same_fingerprint(tmp_path):
     assert batched.fingerprint() == once.fingerprint()
 
 
+def ivf_input(n: int = 3000, dims: int = 24) -> np.ndarray:
+    """Clustered vectors, so the IVF lists hold neighbours worth finding."""
+    rng = np.random.default_rng(3)
+    centres = rng.standard_normal((40, dims))
+    return (centres[rng.integers(0, 40, n)] + 0.35 * rng.standard_normal((n, dims))).astype(np.float32)
+
+
+def test_similarity_lists_searched_in_partitions_give_the_same_pairs():
+    """The IVF lists are partitions of the similarity search; however they are batched, the pairs are the
+    ones one process finds."""
+    vectors = ivf_input()
+    whole = similar_pairs(vectors, k=5, threshold=0.6, exact_below=100)
+    parted = similar_pairs(
+        vectors, k=5, threshold=0.6, exact_below=100, map_batches=LocalBackend(batch_items=4).map_batches
+    )
+    assert parted == whole and len(whole) > 3000
+
+
+def test_overlap_row_blocks_scored_in_partitions_give_the_same_pairs(monkeypatch):
+    """Each row block of the overlap index is a partition; batched one block a task, the pairs are the
+    ones one process finds."""
+    from groundset.kg import overlap
+
+    texts = [path.read_text(encoding="utf-8") for path in sorted(HANDBOOK.rglob("*.md"))[:80]]
+    items = [sorted({w.strip(".,:;()*`#").casefold() for w in t.split() if len(w) > 6}) for t in texts]
+    monkeypatch.setattr(overlap, "BLOCK_ROWS", 7)  # a dozen blocks
+    whole = overlap.overlap_pairs(items, max_df=0.5, max_pairs_per_node=5)
+    parted = overlap.overlap_pairs(
+        items, max_df=0.5, max_pairs_per_node=5, map_batches=LocalBackend(batch_items=1).map_batches
+    )
+    assert parted == whole and len(whole) > 100
+
+
 def copy_pages(root):
     docs = root / "docs"
     for page in PAGES:
@@ -92,6 +127,15 @@ def test_a_build_on_ray_is_the_local_build(ray_backend, tmp_path):
     on_ray = build_knowledge_graph(docs, engine=CallEngine(cache=False), backend=ray_backend).kg
     assert on_ray.fingerprint() == local.fingerprint()
     assert len(local.nodes()) > len(PAGES)
+
+
+def test_similarity_partitions_searched_on_ray_are_the_local_ones(ray_backend):
+    vectors = ivf_input()
+    local = similar_pairs(vectors, k=5, threshold=0.6, exact_below=100)
+    assert (
+        similar_pairs(vectors, k=5, threshold=0.6, exact_below=100, map_batches=ray_backend.map_batches)
+        == local
+    )
 
 
 def test_kg_build_backend_ray_from_the_command_line(ray_backend, tmp_path, capsys):

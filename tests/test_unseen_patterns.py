@@ -294,6 +294,38 @@ def test_a_page_titled_by_a_name_scopes_its_questions(tmp_path):
 
 
 # --- step 10: what blind readers failed on the Node.js contributing docs (MIT, LICENSE.nodejs) ---------
+def test_a_title_names_its_topic_in_mixed_case_even_when_no_entity_does(tmp_path):
+    """ "How must new APIs be marked in Node.js?" came from "Contributing a new API to Node-API", where it
+    holds for Node-API only (readers failed it: new Node.js APIs in general follow another process). The
+    extractor found no entity "Node-API" there, so the title's mixed-case name counts when the page writes
+    it; a mixed-case name most pages write ("OpenTelemetry" here) still does not, nor a name most pages use
+    ("API")."""
+    pages = {
+        "adding-new-napi-api.md": (
+            "# Contributing a new API to Node-API\n\nNode-API is the ABI-stable API for native addons. We "
+            "encourage contributions to enhance the API, while also ensuring compatibility and adherence to "
+            "guidelines. When adding a new API to Node-API, please follow these principles.\n\n"
+            "## Documentation and testing\n\nNew APIs must be marked as experimental for at least one minor "
+            "Node.js release before promotion.\n"
+        ),
+        "otel.md": "# Node.js with OpenTelemetry\n\nOpenTelemetry traces requests. OpenTelemetry is good.\n",
+    }
+    for i in range(4):
+        pages[f"page{i}.md"] = (
+            f"# Topic {i}\n\nThe API of Node.js part {i} sends OpenTelemetry data to a collector.\n"
+        )
+    for name, text in pages.items():
+        (tmp_path / name).write_text(text)
+    kg = build_knowledge_graph(tmp_path, engine=CallEngine(cache=False), chunk_size=40).kg
+    index = FactIndex.of(kg)
+    topics = {}
+    for document in kg.nodes(NodeKind.DOCUMENT):
+        chunks = kg.chunks_of(document)
+        topics[kg.get(document)["source"]] = page_topic(kg, chunks[-1], index.scope, index.lowercase)
+    assert topics["adding-new-napi-api.md"] == "Node-API"
+    assert topics["otel.md"] == ""
+
+
 def test_a_requirement_stated_for_a_goal_asks_what_is_needed_not_how():
     """ "How do you run the https benchmarks?" answered "one of autocannon or wrk must be used" missed the
     command; what must be used is what the sentence answers."""

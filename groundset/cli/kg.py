@@ -23,6 +23,7 @@ from .common import (
     NoCacheOption,
     QuietOption,
     TimeoutOption,
+    err,
     make_engine,
     out,
     typer_app,
@@ -107,7 +108,11 @@ def build(
         ),
     ] = None,
 ) -> None:
-    """Load DOCS, build its knowledge graph and save it to --out."""
+    """Load DOCS, build its knowledge graph and save it to --out.
+
+    A build keeps its progress in a checkpoint folder beside --out (.<out>.checkpoint): run the same
+    command again after a crash or Ctrl-C and it resumes where it stopped. The folder goes once the
+    graph is saved."""
     from ..core.atomic import check_output_dir
     from ..core.backends import RayBackend, get_backend
     from ..kg import build_knowledge_graph
@@ -118,24 +123,41 @@ def build(
     runner = get_backend(backend, address=ray_address)
     start = time.perf_counter()
     engine = make_engine(cache, no_cache, max_concurrency, timeout)
-    result = build_knowledge_graph(
-        docs,
-        llm=llm,
-        embeddings=embeddings,
-        engine=engine,
-        include=include,
-        exclude=exclude,
-        show_progress=not quiet,
-        chunk_size=chunk_size,
-        enrich=enrich,
-        backend=runner,
-    )
+    checkpoint = target.parent / f".{target.name}.checkpoint"
+    try:
+        result = build_knowledge_graph(
+            docs,
+            llm=llm,
+            embeddings=embeddings,
+            engine=engine,
+            include=include,
+            exclude=exclude,
+            show_progress=not quiet,
+            chunk_size=chunk_size,
+            enrich=enrich,
+            backend=runner,
+            checkpoint=checkpoint,
+            keep_checkpoint=True,
+        )
+    except BaseException:
+        if checkpoint.is_dir():
+            err.print(
+                f"the build's progress is kept in {checkpoint}: run the same command again to resume",
+                highlight=False,
+            )
+        raise
     if not result.load.documents:
         raise typer.BadParameter(
             f"no loadable documents in {docs} ({result.load.report.summary()})", param_hint="DOCS"
         )
     result.kg.save(target, force=force)
     seconds = time.perf_counter() - start
+    if result.checkpoint is not None:
+        result.checkpoint.remove()
+        if result.checkpoint.started_afresh:
+            out.print("a checkpoint of other inputs (or other code) was found and removed", highlight=False)
+        if result.checkpoint.summary():
+            out.print(result.checkpoint.summary(), highlight=False)
     print_load(result.load)
     print_stages(result.report)
     print_graph(result.kg)
@@ -277,7 +299,7 @@ def print_stages(report: BuildReport) -> None:
             str(u.calls),
             str(u.cache_hits + u.shared),
             f"{u.input_tokens:,}/{u.output_tokens:,}",
-            f"{stage.seconds:.1f}",
+            "checkpoint" if stage.resumed else f"{stage.seconds:.1f}",
         )
     out.print(table)
     for name, node, error in report.failures[:10]:

@@ -1,7 +1,8 @@
 """Where per-text work runs: in this process (``local``), or as Ray tasks on a Ray cluster (``ray``).
 
 A backend does one thing, ``map_batches(fn, items)``: cut ``items`` into batches, run ``fn`` on each and
-return the results in batch order. Every function given to it is pure (module-level, plain data in and
+return the results in batch order (``map_each`` runs ``fn`` on batches already cut, e.g. the ones a
+resumed build still lacks). Every function given to it is pure (module-level, plain data in and
 out), so a batch gives the same result wherever it runs and a graph built on Ray is the graph built
 locally, fingerprint for fingerprint; what depends on the whole corpus (phrase counts, relationships)
 is merged from the batches' results in this process. Ray is an optional extra (``groundset[ray]``).
@@ -31,8 +32,17 @@ class Backend(Protocol):
 
     batch_items: int
 
-    def map_batches(self, fn: Callable[[list[T]], R], items: Sequence[T]) -> list[R]:
-        """``fn`` of each batch of ``batch_items`` of ``items``, in order."""
+    def map_batches(self, fn: Callable[..., R], items: Sequence[T], *, shared: Any = None) -> list[R]:
+        """``fn`` of each batch of ``items`` (``batch_size(len(items))`` items each), in order. With
+        ``shared`` (e.g. a large array every batch reads), ``fn(batch, shared)``: sent once, not per batch."""
+        ...
+
+    def map_each(self, fn: Callable[..., R], batches: Sequence[list[T]], *, shared: Any = None) -> list[R]:
+        """``fn`` of each of ``batches``, in order (``shared`` as in ``map_batches``)."""
+        ...
+
+    def batch_size(self, count: int) -> int:
+        """How many of ``count`` items go in one batch."""
         ...
 
 
@@ -42,7 +52,7 @@ def _size(batch_items: int) -> int:
     return batch_items
 
 
-def _batches(items: Sequence[T], size: int) -> list[list[T]]:
+def batches_of(items: Sequence[T], size: int) -> list[list[T]]:
     return [list(items[i : i + size]) for i in range(0, len(items), size)]
 
 
@@ -54,8 +64,14 @@ class LocalBackend:
     def __init__(self, *, batch_items: int = BATCH_ITEMS) -> None:
         self.batch_items = _size(batch_items)
 
-    def map_batches(self, fn: Callable[[list[T]], R], items: Sequence[T]) -> list[R]:
-        return [fn(batch) for batch in _batches(items, self.batch_items)]
+    def map_batches(self, fn: Callable[..., R], items: Sequence[T], *, shared: Any = None) -> list[R]:
+        return self.map_each(fn, batches_of(items, self.batch_size(len(items))), shared=shared)
+
+    def map_each(self, fn: Callable[..., R], batches: Sequence[list[T]], *, shared: Any = None) -> list[R]:
+        return [fn(batch) if shared is None else fn(batch, shared) for batch in batches]
+
+    def batch_size(self, count: int) -> int:
+        return self.batch_items
 
     def __repr__(self) -> str:
         return f"LocalBackend(batch_items={self.batch_items})"
@@ -95,16 +111,26 @@ class RayBackend:
             logger.info("ray: %s", ray.cluster_resources())
         self._remote: dict[Callable[..., Any], Any] = {}
 
-    def map_batches(self, fn: Callable[[list[T]], R], items: Sequence[T]) -> list[R]:
-        # At least two tasks a CPU when the items allow, so 277 documents do not make one task.
-        cpus = max(1, int(self._ray.cluster_resources().get("CPU", 1)))
-        batches = _batches(items, max(1, min(self.batch_items, math.ceil(len(items) / (2 * cpus)))))
+    def map_batches(self, fn: Callable[..., R], items: Sequence[T], *, shared: Any = None) -> list[R]:
+        return self.map_each(fn, batches_of(items, self.batch_size(len(items))), shared=shared)
+
+    def map_each(self, fn: Callable[..., R], batches: Sequence[list[T]], *, shared: Any = None) -> list[R]:
         if not batches:
             return []
         remote = self._remote.get(fn)
         if remote is None:
             remote = self._remote[fn] = self._ray.remote(fn)
-        return list(self._ray.get([remote.remote(batch) for batch in batches]))
+        if shared is None:
+            return list(self._ray.get([remote.remote(batch) for batch in batches]))
+        stored = self._ray.put(shared)  # once in the object store; each task reads it there (no copy)
+        return list(self._ray.get([remote.remote(batch, stored) for batch in batches]))
+
+    def batch_size(self, count: int) -> int:
+        # At least two tasks a CPU when the items allow, so 277 documents do not make one task.
+        return max(1, min(self.batch_items, math.ceil(count / (2 * self.cpus()))))
+
+    def cpus(self) -> int:
+        return max(1, int(self._ray.cluster_resources().get("CPU", 1)))
 
     def describe(self) -> str:
         """Where the work ran, for the build's summary: "Ray on this machine, 2 CPUs"."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import inspect
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -13,9 +15,11 @@ from langchain_core.documents import Document
 from ..core.aio import run_sync
 from ..core.backends import Backend
 from ..core.engine import CallEngine
+from ..core.hashing import stable_hash
 from ..core.models import describe_model, model_identity, resolve_embeddings, resolve_llm
 from ..documents.loader import LoadResult, load_documents
 from ..text.language import detect_language, language_code
+from .checkpoint import BuildCheckpoint
 from .defaults import default_transforms
 from .graph import KnowledgeGraph
 from .transform import BuildReport, Transform, aapply_transforms
@@ -28,6 +32,7 @@ class GraphBuild:
     kg: KnowledgeGraph
     load: LoadResult
     report: BuildReport
+    checkpoint: BuildCheckpoint | None = None  # kept only with keep_checkpoint=True
 
     def __repr__(self) -> str:  # short: the graph is in .kg, the documents' text would flood a notebook
         failures = len(self.report.failures)
@@ -69,21 +74,64 @@ async def abuild_knowledge_graph(
     exclude: Sequence[str] | None = None,
     show_progress: bool = False,
     backend: Backend | str | None = None,
+    checkpoint: str | Path | BuildCheckpoint | None = None,
+    keep_checkpoint: bool = False,
     **options: Any,
 ) -> GraphBuild:
     """Load ``source`` and build its graph; ``options`` go to ``default_transforms`` (e.g. chunk_size).
-    ``backend``: where per-text work runs ("local", the default, or "ray": the same graph)."""
+    ``backend``: where per-text work runs ("local", the default, or "ray": the same graph).
+    ``checkpoint``: a folder where the build keeps its progress, so that a build of the same inputs
+    stopped part way resumes there; it is removed when the build is done (``keep_checkpoint=True``: kept,
+    for the caller to remove once the graph is saved: ``result.checkpoint.remove()``)."""
     llm, embeddings = resolve_llm(llm).model, resolve_embeddings(embeddings).model
     loaded = load_documents(source, include=include, exclude=exclude)
     kg = KnowledgeGraph()
     add_documents(kg, loaded.documents)
     chain = list(transforms) if transforms is not None else default_transforms(kg, llm, embeddings, **options)
+    kept = None
+    if checkpoint is not None:
+        identity = build_identity(kg, chain, llm, embeddings, options if transforms is None else None)
+        kept = checkpoint if isinstance(checkpoint, BuildCheckpoint) else BuildCheckpoint(checkpoint)
+        kept.identity = stable_hash([identity, include, exclude], length=32)
     report = await aapply_transforms(
-        kg, chain, llm=llm, embeddings=embeddings, engine=engine, show_progress=show_progress, backend=backend
+        kg,
+        chain,
+        llm=llm,
+        embeddings=embeddings,
+        engine=engine,
+        show_progress=show_progress,
+        backend=backend,
+        checkpoint=kept,
     )
     record_build(kg, llm, embeddings, options if transforms is None else None)
     record_filters(kg, include, exclude)
-    return GraphBuild(kg, loaded, report)
+    if kept is not None and not keep_checkpoint:
+        kept.remove()
+    return GraphBuild(kg, loaded, report, kept)
+
+
+@functools.cache
+def code_identity() -> str:
+    """A hash of groundset's own source files: a checkpoint left by other code is never resumed."""
+    package = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        digest.update(str(path.relative_to(package)).encode("utf-8") + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:32]
+
+
+def build_identity(
+    kg: KnowledgeGraph, chain: Sequence[Transform], llm: Any, embeddings: Any, options: dict[str, Any] | None
+) -> list[Any]:
+    """Everything a built graph depends on: the documents (ids hash path and content), the models, the
+    chain's stages and options, and this groundset's code."""
+    return [
+        code_identity(),
+        sorted(kg.graph.nodes),
+        [model_identity(llm), model_identity(embeddings)],
+        [f"{type(t).__module__}.{type(t).__qualname__}:{t.name}" for t in chain],
+        None if options is None else transform_options(options),
+    ]
 
 
 def transform_options(options: dict[str, Any]) -> dict[str, Any]:

@@ -4,19 +4,24 @@ Node ids are content addressed (the same text from the same source gives the sam
 run), so a rebuild, a cache and a test set all agree on what a chunk is. A chunk's id depends on its
 document's path and its own text only, not on the rest of the document: an edit elsewhere in the page
 leaves it, and every test-set sample grounded on it, as it was. Symmetric relations
-(similar, entity_overlap, theme_overlap) are stored once, from the smaller id to the larger.
+(similar, entity_overlap, theme_overlap) are stored once, from the smaller id to the larger, as
+columns in ``kg.relations`` (see relations.py): nodes and the structure edges (child, next) are the
+networkx graph, ``kg.graph``. Read edges of every kind through ``edges``, ``edge`` and ``neighbours``.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from enum import StrEnum
 from typing import Any
 
 import networkx as nx
+import numpy as np
 
-from ..core.hashing import stable_hash
+from ..core.hashing import canonical_json, stable_hash
+from .relations import Relations
 
 
 class NodeKind(StrEnum):
@@ -32,7 +37,9 @@ class EdgeKind(StrEnum):
     THEME_OVERLAP = "theme_overlap"  # shared themes, with items and score
 
 
-SYMMETRIC = frozenset({EdgeKind.SIMILAR, EdgeKind.ENTITY_OVERLAP, EdgeKind.THEME_OVERLAP})
+SYMMETRIC_ORDER = (EdgeKind.SIMILAR, EdgeKind.ENTITY_OVERLAP, EdgeKind.THEME_OVERLAP)
+SYMMETRIC = frozenset(SYMMETRIC_ORDER)
+RELATION_PROPERTIES = frozenset({"score", "shared"})  # what a symmetric edge holds besides its kind
 VECTOR_PROPERTIES = ("embedding", "summary_embedding")
 
 
@@ -46,10 +53,12 @@ def chunk_id(source: str, text: str, occurrence: int = 0) -> str:
 
 
 class KnowledgeGraph:
-    """A thin, typed view over ``networkx.MultiDiGraph``; algorithms stay plain functions over ``.graph``."""
+    """A thin, typed view over ``networkx.MultiDiGraph`` (nodes, child and next edges) and the relationship
+    edges' columns; algorithms stay plain functions over it."""
 
-    def __init__(self, graph: nx.MultiDiGraph | None = None) -> None:
+    def __init__(self, graph: nx.MultiDiGraph | None = None, relations: Relations | None = None) -> None:
         self.graph: nx.MultiDiGraph = graph if graph is not None else nx.MultiDiGraph()
+        self.relations: Relations = relations if relations is not None else Relations()
 
     # -- nodes ---------------------------------------------------------------------------
     def add_node(self, node_id: str, kind: NodeKind | str, **properties: Any) -> str:
@@ -113,7 +122,9 @@ class KnowledgeGraph:
         return sorted(children, key=lambda n: self.graph.nodes[n].get("position", 0))
 
     def remove_nodes(self, node_ids: Iterable[str]) -> None:
-        self.graph.remove_nodes_from(list(node_ids))
+        doomed = list(node_ids)
+        self.graph.remove_nodes_from(doomed)
+        self.relations.remove_nodes(doomed)
 
     def __contains__(self, node_id: object) -> bool:
         return node_id in self.graph
@@ -129,20 +140,45 @@ class KnowledgeGraph:
             if node not in self.graph:
                 raise KeyError(f"cannot add a {kind.value} edge: no node {node!r}")
         if kind in SYMMETRIC:
+            extra = sorted(set(properties) - RELATION_PROPERTIES - {"kind", "symmetric"})
+            if extra:
+                raise ValueError(
+                    f"a {kind.value} edge holds only a score and shared items, not {', '.join(extra)}"
+                )
             source, target = sorted((source, target))
-            properties["symmetric"] = True
+            self.relations.add(kind.value, source, target, properties.get("score"), properties.get("shared"))
+            return
         self.graph.add_edge(source, target, key=kind.value, kind=kind.value, **properties)
 
+    def add_relations(
+        self, kind: EdgeKind | str, nodes: list[str], pairs: Iterable[tuple[int, int, float, Any]]
+    ) -> int:
+        """Add symmetric edges at once: (i, j, score, shared items or None) over positions in ``nodes``
+        (the relationship builders' output); returns how many."""
+        kind = EdgeKind(kind)
+        if kind not in SYMMETRIC:
+            raise ValueError(f"add_relations takes similar or overlap edges, not {kind.value}")
+        return self.relations.add_many(kind.value, nodes, pairs)
+
     def edges(self, kind: EdgeKind | str | None = None) -> Iterator[tuple[str, str, str, dict[str, Any]]]:
-        wanted = None if kind is None else EdgeKind(kind).value
-        for source, target, key, data in self.graph.edges(keys=True, data=True):
-            if wanted is None or key == wanted:
-                yield source, target, key, data
+        """(source, target, kind, data) of every edge (of ``kind``): by source node, then as added."""
+        wanted = None if kind is None else EdgeKind(kind)
+        if wanted is None or wanted not in SYMMETRIC:
+            for source, target, key, data in self.graph.edges(keys=True, data=True):
+                if wanted is None or key == wanted.value:
+                    yield source, target, key, data
+        relation_kinds = [k for k in SYMMETRIC_ORDER if wanted is None or k == wanted]
+        if any(self.relations.count(k.value) for k in relation_kinds):
+            places = {node: place for place, node in enumerate(self.graph)}
+            for k in relation_kinds:
+                for source, target, data in self.relations.rows(k.value, places):
+                    yield source, target, k.value, data
 
     def edge(self, source: str, target: str, kind: EdgeKind | str) -> dict[str, Any] | None:
         kind = EdgeKind(kind)
         if kind in SYMMETRIC:
             source, target = sorted((source, target))
+            return self.relations.edge(kind.value, source, target)
         return self.graph.get_edge_data(source, target, key=kind.value)
 
     def neighbours(self, node_id: str, kind: EdgeKind | str | None = None) -> list[str]:
@@ -150,29 +186,46 @@ class KnowledgeGraph:
         kinds = [EdgeKind(kind)] if kind is not None else list(EdgeKind)
         seen: dict[str, None] = {}
         for k in kinds:
+            if k in SYMMETRIC:
+                seen.update(dict.fromkeys(self.relations.neighbours(k.value, node_id)))
+                continue
             for _, target, key in self.graph.out_edges(node_id, keys=True):
                 if key == k.value:
                     seen[target] = None
-            if k in SYMMETRIC:
-                for source, _, key in self.graph.in_edges(node_id, keys=True):
-                    if key == k.value:
-                        seen[source] = None
         return list(seen)
 
-    def remove_edges(self, kind: EdgeKind | str) -> int:
-        """Drop every edge of ``kind`` (e.g. before rebuilding relationships); returns how many."""
-        doomed = [(s, t, k) for s, t, k, _ in self.edges(kind)]
+    def remove_edges(self, kind: EdgeKind | str, among: Iterable[str] | None = None) -> int:
+        """Drop every edge of ``kind`` (with ``among``: those whose two ends are both in it), e.g. before
+        rebuilding relationships; returns how many."""
+        kind = EdgeKind(kind)
+        if kind in SYMMETRIC:
+            if among is None:
+                return self.relations.remove_kind(kind.value)
+            return self.relations.remove_among(kind.value, among)
+        members = None if among is None else set(among)
+        doomed = [
+            (s, t, k) for s, t, k, _ in self.edges(kind) if members is None or (s in members and t in members)
+        ]
         self.graph.remove_edges_from(doomed)
         return len(doomed)
+
+    def count_edges(self, kind: EdgeKind | str | None = None) -> int:
+        if kind is not None and EdgeKind(kind) in SYMMETRIC:
+            return self.relations.count(EdgeKind(kind).value)
+        if kind is not None:
+            return sum(1 for _ in self.edges(kind))
+        return self.graph.number_of_edges() + sum(self.relations.count(k.value) for k in SYMMETRIC)
 
     # -- views -----------------------------------------------------------------------------
     def subgraph(self, node_ids: Iterable[str]) -> KnowledgeGraph:
         """An independent copy holding only these nodes and the edges among them."""
-        return KnowledgeGraph(self.graph.subgraph(list(node_ids)).copy())
+        kept = list(node_ids)
+        return KnowledgeGraph(self.graph.subgraph(kept).copy(), self.relations.copy_among(kept))
 
     def stats(self) -> dict[str, Any]:
         nodes = Counter(kind for _, kind in self.graph.nodes(data="kind"))
         edges = Counter(key for _, _, key in self.graph.edges(keys=True))
+        edges.update({k.value: self.relations.count(k.value) for k in SYMMETRIC})
         coverage: dict[str, dict[str, int]] = {}
         for _, data in self.graph.nodes(data=True):
             kind_cov = coverage.setdefault(data["kind"], Counter())
@@ -186,9 +239,35 @@ class KnowledgeGraph:
         }
 
     def fingerprint(self) -> str:
-        """A hash of the node ids and edges: equal graphs built from equal inputs share it."""
-        edges = sorted((s, t, k) for s, t, k, _ in self.edges())
-        return stable_hash([sorted(self.graph.nodes), edges], length=16)
+        """A hash of the node ids and edges: equal graphs built from equal inputs share it.
+
+        It is ``stable_hash([sorted node ids, sorted (source, target, kind) triples])``, written to the hash
+        piece by piece from numbers, so a graph of a million edges needs no million tuples to be hashed."""
+        nodes = sorted(self.graph.nodes)
+        rank = {node: i for i, node in enumerate(nodes)}
+        codes = {kind: i for i, kind in enumerate(sorted(k.value for k in EdgeKind))}
+        names = sorted(codes)
+        parts = [
+            np.array(
+                [(rank[s], rank[t], codes[k]) for s, t, k in self.graph.edges(keys=True)], dtype=np.int64
+            ).reshape(-1, 3)
+        ]
+        number_rank = np.fromiter(
+            (rank.get(node, -1) for node in self.relations.ids), dtype=np.int64, count=len(self.relations.ids)
+        )
+        for kind in SYMMETRIC:
+            source, target, _, _ = self.relations.columns(kind.value)
+            column = np.full(len(source), codes[kind.value], dtype=np.int64)
+            parts.append(np.stack([number_rank[source], number_rank[target], column], axis=1))
+        triples = np.concatenate(parts)
+        triples = triples[np.lexsort((triples[:, 2], triples[:, 1], triples[:, 0]))]
+        digest = hashlib.sha256(("[" + canonical_json(nodes) + ",[").encode("utf-8"))
+        for start in range(0, len(triples), 10_000):
+            block = triples[start : start + 10_000].tolist()
+            text = ",".join(canonical_json([nodes[s], nodes[t], names[k]]) for s, t, k in block)
+            digest.update((("," if start else "") + text).encode("utf-8"))
+        digest.update(b"]]")
+        return digest.hexdigest()[:16]
 
     def __repr__(self) -> str:
         stats = self.stats()

@@ -16,9 +16,10 @@ import gc
 import math
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -90,18 +91,20 @@ def overlap_pairs(
     min_df_cap: int = 50,
     max_df_cap: int = 500,
     max_pairs_per_node: int | None = 20,
+    map_batches: Callable[..., list[Any]] | None = None,
 ) -> list[Pair]:
     """``(i, j, jaccard, shared surface forms of i)`` for node pairs sharing >= ``min_shared`` items.
 
     A pair is kept if it is among the ``max_pairs_per_node`` best (score, then lower index) of either
     endpoint. Output sorted by (i, j). ``fuzzy_threshold=None`` matches normalised items exactly.
+    ``map_batches`` (``Backend.map_batches``): where the row blocks are scored, e.g. on Ray; the same pairs.
     """
     _check(min_shared, min_score, fuzzy_threshold, max_df, max_pairs_per_node)
     with _gc_paused():
         prep = _prepare(item_sets, fuzzy_threshold, max_df, min_df_cap, max_df_cap)
         if prep.incidence.shape[0] < 2 or prep.incidence.nnz == 0:
             return []
-        lo, hi, scores = _scored_pairs(prep.incidence, min_shared, min_score, max_pairs_per_node)
+        lo, hi, scores = _scored_pairs(prep.incidence, min_shared, min_score, max_pairs_per_node, map_batches)
         shared = _shared_surfaces(prep, lo, hi)
         return list(zip(lo.tolist(), hi.tolist(), scores.tolist(), shared, strict=True))
 
@@ -252,42 +255,59 @@ def _typo_pairs(primary: list[str], threshold: float) -> tuple[list[int], list[i
 
 
 def _scored_pairs(
-    inc: sp.csr_matrix, min_shared: int, min_score: float, limit: int | None
+    inc: sp.csr_matrix,
+    min_shared: int,
+    min_score: float,
+    limit: int | None,
+    map_batches: Callable[..., list[Any]] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Undirected pairs (lo, hi, score) sorted by (lo, hi) among nodes sharing an item of ``inc``.
 
     Rows are processed in blocks whose candidate count (sum of the rows' item frequencies) stays
-    under ``BLOCK_ENTRIES``; each block is one sparse product against the transposed index.
+    under ``BLOCK_ENTRIES``; each block is one sparse product against the transposed index, and a
+    partition of its own (``block_pairs``), so blocks may be scored anywhere (``map_batches``).
     Scores are kept as integers q = round(score * 1e6), so ranking and rounding are exact.
     """
     n = inc.shape[0]
-    sizes = np.diff(inc.indptr).astype(np.int64)
     inc_t = inc.T.tocsr()
     cost = np.cumsum(inc @ np.diff(inc_t.indptr).astype(np.int64))
     cuts = np.searchsorted(cost, np.arange(BLOCK_ENTRIES, cost[-1] + 1, BLOCK_ENTRIES), side="right")
-    bounds = np.unique(np.concatenate((np.arange(0, n, BLOCK_ROWS), cuts, [n])))
-    min_q = math.ceil(min_score * 1e6 - 1e-6)
-    los, his, qs = [], [], []
-    for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
+    bounds = np.unique(np.concatenate((np.arange(0, n, BLOCK_ROWS), cuts, [n]))).tolist()
+    blocks = list(zip(bounds[:-1], bounds[1:], strict=True))
+    shared = (inc, inc_t, min_shared, math.ceil(min_score * 1e6 - 1e-6), limit)
+    if map_batches is None:
+        parts = block_pairs(blocks, shared)
+    else:
+        parts = [part for batch in map_batches(block_pairs, blocks, shared=shared) for part in batch]
+    lo, hi, q = (np.concatenate([part[i] for part in parts]).astype(np.int64) for i in range(3))
+    _, first = np.unique(lo * n + hi, return_index=True)  # both directions carry the same integer score
+    return lo[first], hi[first], q[first] / 1e6
+
+
+def block_pairs(
+    blocks: list[tuple[int, int]], shared: tuple[sp.csr_matrix, sp.csr_matrix, int, int, int | None]
+) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """(lo, hi, q) of each row block [a, b): its rows' pairs, each row's ``limit`` best. ``shared``: the
+    incidence matrix, its transpose, the least shared count and score (q) and the limit."""
+    inc, inc_t, min_shared, min_q, limit = shared
+    sizes = np.diff(inc.indptr).astype(np.int64)
+    found = []
+    for a, b in blocks:
         block = inc[a:b] @ inc_t
         rows = np.repeat(np.arange(a, b), np.diff(block.indptr))
-        cols, shared = block.indices, block.data
-        q = np.rint(shared * 1e6 / (sizes[rows] + sizes[cols] - shared)).astype(np.int64)
+        cols, common = block.indices, block.data
+        q = np.rint(common * 1e6 / (sizes[rows] + sizes[cols] - common)).astype(np.int64)
         ok = cols != rows
         if min_shared > 1:
-            ok &= shared >= min_shared
+            ok &= common >= min_shared
         if min_q > 0:
             ok &= q >= min_q
         rows, cols, q = rows[ok], cols[ok], q[ok]
         if limit is not None:
             best = _row_topk(rows - a, cols, q, b - a, limit)
             rows, cols, q = rows[best], cols[best], q[best]
-        los.append(np.minimum(rows, cols))
-        his.append(np.maximum(rows, cols))
-        qs.append(q)
-    lo, hi, q = (np.concatenate(x).astype(np.int64) for x in (los, his, qs))
-    _, first = np.unique(lo * n + hi, return_index=True)  # both directions carry the same integer score
-    return lo[first], hi[first], q[first] / 1e6
+        found.append((np.minimum(rows, cols), np.maximum(rows, cols), q))
+    return found
 
 
 def _shared_surfaces(prep: _Prepared, lo: np.ndarray, hi: np.ndarray) -> list[list[str]]:

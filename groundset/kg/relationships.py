@@ -40,11 +40,14 @@ class SimilarityBuilder(Transform):
     async def apply(self, kg: KnowledgeGraph, nodes: Sequence[str], ctx: BuildContext) -> StageReport:
         report = self.report(nodes)
         with ctx.progress.stage(self.name, len(nodes)) as advance:
-            _drop_edges_among(kg, nodes, EdgeKind.SIMILAR)
+            kg.remove_edges(EdgeKind.SIMILAR, among=nodes)
             if len(nodes) > 1:
                 matrix = np.vstack([np.asarray(kg.get(n)[self.property], dtype=np.float32) for n in nodes])
-                for i, j, score in similar_pairs(matrix, k=self.k, threshold=self.threshold):
-                    kg.add_edge(nodes[i], nodes[j], EdgeKind.SIMILAR, score=score)
+                pairs = similar_pairs(
+                    matrix, k=self.k, threshold=self.threshold, map_batches=ctx.backend.map_batches
+                )
+                del matrix
+                kg.add_relations(EdgeKind.SIMILAR, list(nodes), ((i, j, s, None) for i, j, s in pairs))
             report.done = len(nodes)
             for _ in nodes:
                 advance()
@@ -81,18 +84,17 @@ class OverlapBuilder(Transform):
     async def apply(self, kg: KnowledgeGraph, nodes: Sequence[str], ctx: BuildContext) -> StageReport:
         report = self.report(nodes)
         with ctx.progress.stage(self.name, len(nodes)) as advance:
-            _drop_edges_among(kg, nodes, self.edge_kind)
+            kg.remove_edges(self.edge_kind, among=nodes)
             items = [list(kg.get(n)[self.property]) for n in nodes]
-            pairs = overlap_pairs(items, min_score=self.min_score, max_pairs_per_node=self.max_pairs_per_node)
-            for i, j, score, shared in pairs:
-                kg.add_edge(nodes[i], nodes[j], self.edge_kind, score=score, shared=shared)
+            pairs = overlap_pairs(
+                items,
+                min_score=self.min_score,
+                max_pairs_per_node=self.max_pairs_per_node,
+                map_batches=ctx.backend.map_batches,
+            )
+            del items
+            kg.add_relations(self.edge_kind, list(nodes), pairs)
             report.done = len(nodes)
             for _ in nodes:
                 advance()
         return report
-
-
-def _drop_edges_among(kg: KnowledgeGraph, nodes: Sequence[str], kind: EdgeKind) -> None:
-    members = set(nodes)
-    doomed = [(s, t, k) for s, t, k, _ in kg.edges(kind) if s in members and t in members]
-    kg.graph.remove_edges_from(doomed)

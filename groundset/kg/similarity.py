@@ -4,15 +4,20 @@ Up to ``exact_below`` vectors the search is exact: row blocks of the normalised 
 the whole matrix (memory: a few ``block_size x n`` arrays at a time); the entries above the threshold
 are ranked sparsely, or by ``np.argpartition`` when most of a block passes (a low threshold).
 Beyond that an IVF index (MiniBatchKMeans lists, ``nprobe`` nearest lists searched per query) keeps the
-work near ``n^1.5`` at a measured recall (see ``benchmarks/kg_relationships.py``).
+work near ``n^1.5`` at a measured recall (see ``benchmarks/kg_relationships.py``). Each list's search is a
+partition of its own (``list_topk``: the lists' ids in, their pairs out), run by ``map_batches`` when one is
+given: on Ray, the lists are searched on the workers, with the matrix sent to the object store once.
 
 Scores are rounded to 6 decimals *before* the top-k is taken, so float noise never decides between two
-neighbours; exact ties go to the lower index. That makes the result reproducible across block sizes.
+neighbours; exact ties go to the lower index. That makes the result reproducible across block sizes. The
+scores kept are computed again in float64, so they do not depend on how the BLAS split the product.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -21,6 +26,8 @@ IVF_LISTS_PER_SQRT_N = 1.0
 IVF_NPROBE = 8
 #: Vectors used to fit the k-means lists (a sample is enough for the centroids; assignment uses all).
 IVF_FIT_PER_LIST = 64
+#: Scores in one block of the exact search: 2M is 8 MB of float32 scores, 16 MB of each int64 index array.
+EXACT_BLOCK_ENTRIES = 2_000_000
 #: Above this share of entries passing the threshold, a block is ranked densely (argpartition).
 SPARSE_TOPK_FRACTION = 0.05
 
@@ -35,11 +42,13 @@ def similar_pairs(
     exact_below: int = 20_000,
     block_size: int = 1024,
     seed: int = 0,
+    map_batches: Callable[..., list[Any]] | None = None,
 ) -> list[tuple[int, int, float]]:
     """Undirected ``(i, j, cosine)``, ``i < j``, sorted: j in i's top-k or i in j's, cosine >= threshold.
 
     Rows that are all-zero or hold NaN/inf get no edges. ``n <= exact_below`` (non-zero rows) is exact;
-    larger inputs use the approximate IVF path. Deterministic for a given ``seed``.
+    larger inputs use the approximate IVF path. Deterministic for a given ``seed``, however the IVF
+    lists are shared out (``map_batches``: ``Backend.map_batches``; default here, in order).
     """
     if isinstance(k, bool) or not isinstance(k, int | np.integer) or k < 1:
         raise ValueError(f"similar_pairs: k must be an integer >= 1, got {k!r}")
@@ -56,7 +65,9 @@ def similar_pairs(
         rows, cols, scores = _exact_pairs(unit, k, threshold, block_size)
     else:
         lists = max(1, min(n, round(IVF_LISTS_PER_SQRT_N * math.sqrt(n))))
-        rows, cols, scores = ivf_pairs(unit, k, threshold, block_size, seed, lists=lists, nprobe=IVF_NPROBE)
+        rows, cols, scores = ivf_pairs(
+            unit, k, threshold, block_size, seed, lists=lists, nprobe=IVF_NPROBE, map_batches=map_batches
+        )
     return _undirected(ids[rows], ids[cols], scores)
 
 
@@ -79,18 +90,28 @@ def normalise_rows(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _exact_pairs(unit: np.ndarray, k: int, threshold: float, block_size: int) -> Pairs:
-    """Directed top-k pairs by blocks of rows against the whole matrix."""
+    """Directed top-k pairs by blocks of rows against the whole matrix, each block at most
+    ``EXACT_BLOCK_ENTRIES`` scores (its ranking holds several arrays of that size)."""
     n = unit.shape[0]
     everyone = np.arange(n)
+    block_size = max(1, min(block_size, EXACT_BLOCK_ENTRIES // n))
     found: list[Pairs] = []
     for start in range(0, n, block_size):
         queries = everyone[start : start + block_size]
-        found.append(_block_topk(unit, queries, everyone, unit, k, threshold))
+        found.append(_block_topk(unit[queries], queries, everyone, unit, k, threshold))
     return _concat(found)
 
 
 def ivf_pairs(
-    unit: np.ndarray, k: int, threshold: float, block_size: int, seed: int, *, lists: int, nprobe: int
+    unit: np.ndarray,
+    k: int,
+    threshold: float,
+    block_size: int,
+    seed: int,
+    *,
+    lists: int,
+    nprobe: int,
+    map_batches: Callable[..., list[Any]] | None = None,
 ) -> Pairs:
     """Directed approximate top-k pairs of unit rows: each query searches its ``nprobe`` nearest lists.
 
@@ -113,20 +134,35 @@ def ivf_pairs(
         home[start : start + block_size] = near[np.arange(near.shape[0]), best]
     members = _group(home, lists)
     probers = _group(probes.ravel(), lists)  # entries are flat (query * nprobe + slot) positions
-    found: list[Pairs] = []
-    for p in range(lists):
-        if members[p].size == 0 or probers[p].size == 0:
-            continue
-        queries, pool = probers[p] // nprobe, unit[members[p]]
-        for start in range(0, queries.size, block_size):
-            found.append(
-                _block_topk(unit, queries[start : start + block_size], members[p], pool, k, threshold)
-            )
+    searches = [
+        (probers[p] // nprobe, members[p], k, threshold, block_size)
+        for p in range(lists)
+        if members[p].size and probers[p].size
+    ]
+    del probes, home, members, probers
+    if map_batches is None:
+        found = list_topk(searches, unit)
+    else:
+        found = [pairs for batch in map_batches(list_topk, searches, shared=unit) for pairs in batch]
     rows, cols, scores = _concat(found)
     order = np.lexsort((cols, -scores, rows))
     rows, cols, scores = rows[order], cols[order], scores[order]
     best_k = (np.arange(rows.size) - np.searchsorted(rows, rows, side="left")) < k
     return rows[best_k], cols[best_k], scores[best_k]
+
+
+def list_topk(
+    searches: list[tuple[np.ndarray, np.ndarray, int, float, int]], unit: np.ndarray
+) -> list[Pairs]:
+    """Each (queries, members, k, threshold, block_size) search of one IVF list: the queries' top-k among
+    the list's members, in blocks of queries. A pure function of its input: a partition runs anywhere."""
+    found: list[Pairs] = []
+    for queries, members, k, threshold, block_size in searches:
+        pool = unit[members]
+        for start in range(0, queries.size, block_size):
+            block = queries[start : start + block_size]
+            found.append(_block_topk(unit[block], block, members, pool, k, threshold))
+    return [_concat(found)]
 
 
 def _fit_lists(unit: np.ndarray, lists: int, seed: int) -> np.ndarray:
@@ -153,10 +189,16 @@ def _group(labels: np.ndarray, count: int) -> list[np.ndarray]:
 
 
 def _block_topk(
-    unit: np.ndarray, queries: np.ndarray, candidates: np.ndarray, pool: np.ndarray, k: int, threshold: float
+    rows_of_queries: np.ndarray,
+    queries: np.ndarray,
+    candidates: np.ndarray,
+    pool: np.ndarray,
+    k: int,
+    threshold: float,
 ) -> Pairs:
-    """Top-k of each query among ``candidates`` (sorted ids; ``pool`` = their rows), self excluded."""
-    scores = unit[queries] @ pool.T
+    """Top-k of each query (ids ``queries``, unit rows ``rows_of_queries``) among ``candidates`` (sorted
+    ids; ``pool`` = their rows), self excluded."""
+    scores = rows_of_queries @ pool.T
     np.round(scores, 6, out=scores)
     self_at = np.searchsorted(candidates, queries)
     present = self_at < candidates.size
@@ -165,7 +207,11 @@ def _block_topk(
     # The floor is a cheap pre-filter only (a hair below the threshold, so float32 never drops a pair);
     # the exact comparison is made below on the float64 scores.
     rows, cols = topk_positions(scores, k, floor=threshold - 1e-6)
-    picked = np.round(scores[rows, cols].astype(np.float64), 6)
+    # The kept scores are computed again in float64: a float32 product's last bits depend on how the BLAS
+    # splits it (threads, a Ray worker's one thread), and a score must not.
+    picked = np.round(
+        np.einsum("ij,ij->i", rows_of_queries[rows].astype(np.float64), pool[cols].astype(np.float64)), 6
+    )
     keep = picked >= threshold
     return queries[rows[keep]], candidates[cols[keep]], np.clip(picked[keep], -1.0, 1.0)
 

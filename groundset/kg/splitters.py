@@ -4,10 +4,13 @@
 headlines an LLM found), then bounds each section's size; ``ChunkSplitter`` only bounds size.
 Size bounding uses langchain-text-splitters with Markdown-aware separators, measured in
 tokens (words and punctuation marks, a close stand-in for model tokens) or characters.
+The cutting runs on the build's backend, in batches of documents (``split_documents``: settings and
+text in, chunks out), so on Ray it runs on the workers; the driver only adds the chunks to the graph.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
@@ -79,12 +82,28 @@ class ChunkSplitter(Transform):
                     chunks.append((path, piece))
         return chunks
 
+    def settings(self) -> tuple[str, tuple[tuple[str, Any], ...]] | None:
+        """What rebuilds this splitter anywhere (``split_documents``); None for a subclass of one's own,
+        which splits in this process."""
+        if type(self) not in (ChunkSplitter, HeadlineSplitter):
+            return None
+        options = {"chunk_size": self.chunk_size, "chunk_overlap": self.chunk_overlap, "unit": self.unit}
+        if isinstance(self, HeadlineSplitter):
+            options["min_section_tokens"] = self.min_section_tokens
+        return type(self).__name__, tuple(sorted(options.items()))
+
     async def apply(self, kg: KnowledgeGraph, nodes: Sequence[str], ctx: BuildContext) -> StageReport:
         report = self.report(nodes)
+        settings = self.settings()
         with ctx.progress.stage(self.name, len(nodes)) as advance:
-            for document in nodes:
+            if settings is None:
+                pieces = [self.split(kg.get(document)) for document in nodes]
+            else:
+                items = [(settings, {k: kg.get(d).get(k) for k in SPLIT_INPUTS}) for d in nodes]
+                pieces = [p for batch in ctx.backend.map_batches(split_documents, items) for p in batch]
+            for document, chunks in zip(nodes, pieces, strict=True):
                 previous = None
-                for position, (path, text) in enumerate(self.split(kg.get(document))):
+                for position, (path, text) in enumerate(chunks):
                     chunk = kg.add_chunk(document, text, position=position, section=path)
                     if previous is not None:
                         kg.add_edge(previous, chunk, EdgeKind.NEXT)
@@ -124,6 +143,23 @@ class HeadlineSplitter(ChunkSplitter):
             out.append((" > ".join(section.path), pending))
             pending = ""
         return [(path, body) for path, body in out if body]
+
+
+SPLIT_INPUTS = ("text", "format", "headlines")  # what ``split`` reads of a document
+
+
+def split_documents(
+    items: list[tuple[tuple[str, tuple[tuple[str, Any], ...]], dict[str, Any]]],
+) -> list[list[tuple[str, str]]]:
+    """The (heading path, chunk text) pieces of each (splitter settings, document) pair: a pure function of
+    its input, so batches of documents may be cut on any backend."""
+    return [_splitter(settings).split(data) for settings, data in items]
+
+
+@functools.lru_cache(maxsize=8)
+def _splitter(settings: tuple[str, tuple[tuple[str, Any], ...]]) -> ChunkSplitter:
+    kind, options = settings
+    return {"ChunkSplitter": ChunkSplitter, "HeadlineSplitter": HeadlineSplitter}[kind](**dict(options))
 
 
 def _headline_headings(text: str, headlines: Sequence[str]) -> list[Heading]:

@@ -11,7 +11,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..core.aio import run_sync
 from ..core.backends import Backend, LocalBackend, get_backend
@@ -21,6 +21,9 @@ from ..core.models import resolve_embeddings, resolve_llm
 from ..core.progress import Progress
 from ..core.usage import StageUsage, track
 from .graph import KnowledgeGraph
+
+if TYPE_CHECKING:
+    from .checkpoint import BuildCheckpoint
 
 
 class TransformError(GroundsetError):
@@ -48,6 +51,7 @@ class StageReport:
     failures: list[tuple[str, str]] = field(default_factory=list)
     seconds: float = 0.0
     usage: StageUsage = field(default_factory=StageUsage)
+    resumed: bool = False  # done by a build that was stopped, read back from its checkpoint
 
 
 @dataclass
@@ -121,19 +125,27 @@ async def aapply_transforms(
     engine: CallEngine | None = None,
     show_progress: bool = False,
     backend: Backend | str | None = None,
+    checkpoint: BuildCheckpoint | None = None,
 ) -> BuildReport:
     """Apply ``transforms`` in order; returns what each stage did, failed and used. ``backend``: where
-    per-text work runs ("local", "ray" or a ``Backend``); the graph is the same either way."""
+    per-text work runs ("local", "ray" or a ``Backend``); the graph is the same either way.
+    ``checkpoint``: where the build keeps its progress; the stages and batches of per-text work it holds
+    from a stopped build are not done again (see checkpoint.py)."""
+    runner = get_backend(backend)
+    done = checkpoint.resume(kg) if checkpoint is not None else 0
     ctx = BuildContext(
         llm=resolve_llm(llm).model,
         embeddings=resolve_embeddings(embeddings).model,
         engine=engine or get_engine(),
         progress=Progress(show_progress),
-        backend=get_backend(backend),
+        backend=checkpoint.backend(runner) if checkpoint is not None else runner,
     )
     report = BuildReport()
     with ctx.progress:
-        for transform in transforms:
+        for index, transform in enumerate(transforms):
+            if index < done:
+                report.stages.append(StageReport(transform.name, transform.stage, selected=0, resumed=True))
+                continue
             nodes = transform.select(kg)
             start = time.perf_counter()
             with track() as usage:
@@ -146,6 +158,8 @@ async def aapply_transforms(
                 raise TransformError(
                     f"{transform.name} failed on all {len(nodes)} nodes, e.g. {node}: {error}"
                 )
+            if checkpoint is not None:
+                checkpoint.stage_done(index + 1, kg, stage_report.seconds)
     return report
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from ...kg.graph import KnowledgeGraph, NodeKind
 from .graph_cache import GraphCache
@@ -52,9 +54,15 @@ def points_elsewhere(answer: str, name: str) -> bool:
     return any(found != name for found in _CODE_NAME.findall(answer))
 
 
+#: A name written in mixed case: "Node-API", "WebAssembly", "OpenSSL", "macOS" (not "API" or "Setting").
+_MIXED_CASE = re.compile(
+    r"(?<![\w.-])(?:[A-Z][A-Za-z0-9]*-[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[a-z]+[A-Z][A-Za-z0-9]*)"
+    r"(?![\w-])"
+)
 _MIN_TOPIC_CHUNKS = 2  # a name the title gives and one paragraph mentions is no topic of the page
 _MAX_TOPIC_SHARE = 0.15  # a name this share of the pages name is the corpus's ("API", "FAQ"), not one page's
 _named_by = GraphCache[Counter[str]]()
+_written_by = GraphCache[Counter[str]]()
 
 
 def page_topic(kg: KnowledgeGraph, chunk: str, scope: str, lowercase: frozenset[str]) -> str:
@@ -73,8 +81,14 @@ def page_topic(kg: KnowledgeGraph, chunk: str, scope: str, lowercase: frozenset[
     named: Counter[str] = Counter()
     for other in chunks:
         named.update(set(kg.get(other).get("entities") or []))
-    least = min(_MIN_TOPIC_CHUNKS, len(chunks))
+    # A name the title writes in mixed case ("Node-API", "WebAssembly") counts even when the extractor
+    # missed it: "Contributing a new API to Node-API" is about Node-API, whatever its chunks' entities say.
     pages = _named_by.get(kg, _pages_naming)
+    for name in set(_MIXED_CASE.findall(title)) - set(named):
+        pattern = re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w-])")
+        named[name] = sum(1 for other in chunks if pattern.search(kg.get(other)["text"]))
+        pages = pages + Counter({name: _written_by.get(kg, _pages_writing)[name]})
+    least = min(_MIN_TOPIC_CHUNKS, len(chunks))
     most = max(1.0, _MAX_TOPIC_SHARE * len(kg.nodes(NodeKind.DOCUMENT)))
     found = [
         (count, name)
@@ -91,9 +105,20 @@ def page_topic(kg: KnowledgeGraph, chunk: str, scope: str, lowercase: frozenset[
 
 def _pages_naming(kg: KnowledgeGraph, chunks: list[str]) -> Counter[str]:
     """How many documents name each entity."""
+    return _pages_of(kg, chunks, lambda data: data.get("entities") or [])
+
+
+def _pages_writing(kg: KnowledgeGraph, chunks: list[str]) -> Counter[str]:
+    """How many documents write each mixed-case name."""
+    return _pages_of(kg, chunks, lambda data: _MIXED_CASE.findall(data["text"]))
+
+
+def _pages_of(
+    kg: KnowledgeGraph, chunks: list[str], names_of: Callable[[dict[str, Any]], Iterable[str]]
+) -> Counter[str]:
     pages: dict[str, set[str]] = {}
     for chunk in chunks:
         data = kg.get(chunk)
-        for name in data.get("entities") or []:
+        for name in set(names_of(data)):
             pages.setdefault(name, set()).add(data.get("document") or "")
     return Counter({name: len(documents) for name, documents in pages.items()})
