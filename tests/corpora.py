@@ -12,3 +12,15 @@ SHARED = Path(
 PROMETHEUS_DOCS = SHARED / "prometheus-docs" / "docs"
 MESSY = SHARED / "messy"
 EXAMPLE_DOCS = Path(__file__).resolve().parents[1] / "examples" / "docs"
+
+
+def copy_example_pages(root: Path, pages: tuple[str, ...]) -> Path:
+    """``pages`` of the example docs copied to ``root/docs`` (a folder a test may change); returns it."""
+    import shutil
+
+    docs = root / "docs"
+    for page in pages:
+        target = docs / page
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(EXAMPLE_DOCS / page, target)
+    return docs

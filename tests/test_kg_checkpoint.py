@@ -4,7 +4,6 @@ one an uninterrupted build gives. A checkpoint of other inputs is never resumed.
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -17,7 +16,7 @@ from groundset.kg import build_knowledge_graph
 from groundset.kg.checkpoint import BuildCheckpoint
 from groundset.kg.persistence import load_graph
 
-from .corpora import EXAMPLE_DOCS
+from .corpora import copy_example_pages
 
 PAGES = ("concepts/data_model.md", "concepts/jobs_instances.md", "practices/naming.md",
          "practices/alerting.md", "introduction/overview.md", "practices/instrumentation.md")  # fmt: skip
@@ -36,7 +35,12 @@ class CountingBackend(LocalBackend):
         self.ran: dict[str, int] = {}
 
     def map_each(
-        self, fn: Callable[..., Any], batches: Sequence[list[Any]], *, shared: Any = None
+        self,
+        fn: Callable[..., Any],
+        batches: Sequence[list[Any]],
+        *,
+        shared: Any = None,
+        progress: Callable[[int], None] | None = None,
     ) -> list[Any]:
         results = []
         for batch in batches:
@@ -44,16 +48,13 @@ class CountingBackend(LocalBackend):
                 raise Stopped("killed")
             self.ran[fn.__name__] = self.ran.get(fn.__name__, 0) + 1
             results.append(fn(batch) if shared is None else fn(batch, shared))
+            if progress is not None:
+                progress(len(batch))
         return results
 
 
 def copy_pages(root):
-    docs = root / "docs"
-    for page in PAGES:
-        target = docs / page
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(EXAMPLE_DOCS / page, target)
-    return docs
+    return copy_example_pages(root, PAGES)
 
 
 def build(docs, checkpoint, backend):
@@ -86,6 +87,22 @@ def test_a_build_stopped_in_a_stage_resumes_there_and_gives_the_same_graph(tmp_p
     assert checkpoint.stages_done == len(done) and checkpoint.batches_reused > 0
     assert "resumed from the checkpoint" in checkpoint.summary()
     assert not folder.exists()  # removed once the build is done
+
+
+def test_kept_batches_are_read_back_and_counted_in_the_progress(tmp_path):
+    """A resumed stage's bar starts with the items of the batches it kept; only the others run."""
+    checkpoint = BuildCheckpoint(tmp_path / "c", "an identity")
+    counting = CountingBackend()
+    kept = checkpoint.backend(counting)
+    heard: list[int] = []
+    assert kept.map_batches(len, ["ab", "c", "d", "e"], progress=heard.append) == [3, 1] and heard == [3, 1]
+    assert kept.map_batches(len, ["ab", "c", "d", "f"], progress=heard.append) == [3, 1] and heard[2:] == [
+        3,
+        1,
+    ]
+    assert counting.ran == {"len": 3} and (checkpoint.batches_reused, checkpoint.batches_run) == (1, 3)
+    checkpoint.remove()
+    assert not (tmp_path / "c").exists()
 
 
 def test_a_checkpoint_of_other_documents_is_removed_not_resumed(tmp_path):

@@ -6,7 +6,6 @@ skipped, with the reason, and GROUNDSET_REQUIRE_RAY=1 (CI) turns that skip into 
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterator
 
 import numpy as np
@@ -20,7 +19,7 @@ from groundset.kg.persistence import load_graph
 from groundset.kg.similarity import similar_pairs
 from groundset.text.phrases import PhraseModel
 
-from .corpora import EXAMPLE_DOCS, SHARED
+from .corpora import SHARED, copy_example_pages
 
 PAGES = ("concepts/data_model.md", "concepts/jobs_instances.md", "practices/naming.md",
          "practices/alerting.md", "introduction/overview.md")  # fmt: skip
@@ -35,6 +34,12 @@ def test_local_batches_run_in_order_and_a_bad_size_or_name_is_refused():
         [12],
     ]
     assert backend.map_batches(len, []) == []
+    heard: list[int] = []  # a long stage's bar moves as each batch is done
+    assert backend.map_batches(sum, list(range(7)), progress=heard.append) == [3, 12, 6] and heard == [
+        3,
+        3,
+        1,
+    ]
     with pytest.raises(ConfigError, match="batch_items"):
         LocalBackend(batch_items=0)
     with pytest.raises(ConfigError, match="unknown backend 'spark'"):
@@ -96,12 +101,7 @@ def test_overlap_row_blocks_scored_in_partitions_give_the_same_pairs(monkeypatch
 
 
 def copy_pages(root):
-    docs = root / "docs"
-    for page in PAGES:
-        target = docs / page
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(EXAMPLE_DOCS / page, target)
-    return docs
+    return copy_example_pages(root, PAGES)
 
 
 @pytest.fixture(scope="module")
@@ -127,6 +127,14 @@ def test_a_build_on_ray_is_the_local_build(ray_backend, tmp_path):
     on_ray = build_knowledge_graph(docs, engine=CallEngine(cache=False), backend=ray_backend).kg
     assert on_ray.fingerprint() == local.fingerprint()
     assert len(local.nodes()) > len(PAGES)
+
+
+def test_ray_batches_report_their_progress_as_they_finish(ray_backend):
+    heard: list[int] = []
+    total = lambda batch: sum(batch)  # noqa: E731 - a function Ray can ship by value
+    # 12 items on 2 CPUs: two tasks a CPU, of 3 items each
+    assert ray_backend.map_batches(total, list(range(12)), progress=heard.append) == [3, 12, 21, 30]
+    assert heard == [3, 3, 3, 3]
 
 
 def test_similarity_partitions_searched_on_ray_are_the_local_ones(ray_backend):

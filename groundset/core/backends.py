@@ -2,10 +2,11 @@
 
 A backend does one thing, ``map_batches(fn, items)``: cut ``items`` into batches, run ``fn`` on each and
 return the results in batch order (``map_each`` runs ``fn`` on batches already cut, e.g. the ones a
-resumed build still lacks). Every function given to it is pure (module-level, plain data in and
-out), so a batch gives the same result wherever it runs and a graph built on Ray is the graph built
-locally, fingerprint for fingerprint; what depends on the whole corpus (phrase counts, relationships)
-is merged from the batches' results in this process. Ray is an optional extra (``groundset[ray]``).
+resumed build still lacks); ``progress`` hears how many items each batch held as it finishes. Every
+function given to it is pure (module-level, plain data in and out), so a batch gives the same result
+wherever it runs and a graph built on Ray is the graph built locally, fingerprint for fingerprint; what
+depends on the whole corpus (phrase counts, relationships) is merged from the batches' results in this
+process. Ray is an optional extra (``groundset[ray]``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ __all__ = ["BACKENDS", "Backend", "LocalBackend", "RayBackend", "get_backend"]
 
 T = TypeVar("T")
 R = TypeVar("R")
+Advance = Callable[[int], None]  # told how many items a finished batch held
 BACKENDS = ("local", "ray")
 BATCH_ITEMS = 512  # texts per task: big enough to pay a task's overhead, small enough to spread
 logger = logging.getLogger(__name__)
@@ -32,13 +34,23 @@ class Backend(Protocol):
 
     batch_items: int
 
-    def map_batches(self, fn: Callable[..., R], items: Sequence[T], *, shared: Any = None) -> list[R]:
+    def map_batches(
+        self, fn: Callable[..., R], items: Sequence[T], *, shared: Any = None, progress: Advance | None = None
+    ) -> list[R]:
         """``fn`` of each batch of ``items`` (``batch_size(len(items))`` items each), in order. With
-        ``shared`` (e.g. a large array every batch reads), ``fn(batch, shared)``: sent once, not per batch."""
+        ``shared`` (e.g. a large array every batch reads), ``fn(batch, shared)``: sent once, not per batch.
+        ``progress(n)``: called as each batch of n items is done."""
         ...
 
-    def map_each(self, fn: Callable[..., R], batches: Sequence[list[T]], *, shared: Any = None) -> list[R]:
-        """``fn`` of each of ``batches``, in order (``shared`` as in ``map_batches``)."""
+    def map_each(
+        self,
+        fn: Callable[..., R],
+        batches: Sequence[list[T]],
+        *,
+        shared: Any = None,
+        progress: Advance | None = None,
+    ) -> list[R]:
+        """``fn`` of each of ``batches``, in order (``shared`` and ``progress`` as in ``map_batches``)."""
         ...
 
     def batch_size(self, count: int) -> int:
@@ -64,11 +76,27 @@ class LocalBackend:
     def __init__(self, *, batch_items: int = BATCH_ITEMS) -> None:
         self.batch_items = _size(batch_items)
 
-    def map_batches(self, fn: Callable[..., R], items: Sequence[T], *, shared: Any = None) -> list[R]:
-        return self.map_each(fn, batches_of(items, self.batch_size(len(items))), shared=shared)
+    def map_batches(
+        self, fn: Callable[..., R], items: Sequence[T], *, shared: Any = None, progress: Advance | None = None
+    ) -> list[R]:
+        return self.map_each(
+            fn, batches_of(items, self.batch_size(len(items))), shared=shared, progress=progress
+        )
 
-    def map_each(self, fn: Callable[..., R], batches: Sequence[list[T]], *, shared: Any = None) -> list[R]:
-        return [fn(batch) if shared is None else fn(batch, shared) for batch in batches]
+    def map_each(
+        self,
+        fn: Callable[..., R],
+        batches: Sequence[list[T]],
+        *,
+        shared: Any = None,
+        progress: Advance | None = None,
+    ) -> list[R]:
+        results = []
+        for batch in batches:
+            results.append(fn(batch) if shared is None else fn(batch, shared))
+            if progress is not None:
+                progress(len(batch))
+        return results
 
     def batch_size(self, count: int) -> int:
         return self.batch_items
@@ -111,19 +139,38 @@ class RayBackend:
             logger.info("ray: %s", ray.cluster_resources())
         self._remote: dict[Callable[..., Any], Any] = {}
 
-    def map_batches(self, fn: Callable[..., R], items: Sequence[T], *, shared: Any = None) -> list[R]:
-        return self.map_each(fn, batches_of(items, self.batch_size(len(items))), shared=shared)
+    def map_batches(
+        self, fn: Callable[..., R], items: Sequence[T], *, shared: Any = None, progress: Advance | None = None
+    ) -> list[R]:
+        return self.map_each(
+            fn, batches_of(items, self.batch_size(len(items))), shared=shared, progress=progress
+        )
 
-    def map_each(self, fn: Callable[..., R], batches: Sequence[list[T]], *, shared: Any = None) -> list[R]:
+    def map_each(
+        self,
+        fn: Callable[..., R],
+        batches: Sequence[list[T]],
+        *,
+        shared: Any = None,
+        progress: Advance | None = None,
+    ) -> list[R]:
         if not batches:
             return []
         remote = self._remote.get(fn)
         if remote is None:
             remote = self._remote[fn] = self._ray.remote(fn)
         if shared is None:
-            return list(self._ray.get([remote.remote(batch) for batch in batches]))
-        stored = self._ray.put(shared)  # once in the object store; each task reads it there (no copy)
-        return list(self._ray.get([remote.remote(batch, stored) for batch in batches]))
+            refs = [remote.remote(batch) for batch in batches]
+        else:
+            stored = self._ray.put(shared)  # once in the object store; each task reads it there (no copy)
+            refs = [remote.remote(batch, stored) for batch in batches]
+        if progress is not None:  # heard as the tasks finish, in any order
+            sizes = {ref: len(batch) for ref, batch in zip(refs, batches, strict=True)}
+            waiting = list(refs)
+            while waiting:
+                done, waiting = self._ray.wait(waiting, num_returns=1)
+                progress(sizes[done[0]])
+        return list(self._ray.get(refs))
 
     def batch_size(self, count: int) -> int:
         # At least two tasks a CPU when the items allow, so 277 documents do not make one task.

@@ -27,13 +27,14 @@ class Progress:
             )
 
     @contextmanager
-    def stage(self, name: str, total: int) -> Iterator[Callable[[], None]]:
+    def stage(self, name: str, total: int) -> Iterator[Callable[..., None]]:
+        """A bar for ``total`` steps; the callable given advances it by one step, or by ``n``."""
         if self._bar is None:
-            yield lambda: None
+            yield lambda n=1: None
             return
         task = self._bar.add_task(name, total=max(total, 1))
         try:
-            yield lambda: self._bar.advance(task)
+            yield lambda n=1: self._bar.advance(task, n)
         finally:
             self._bar.update(task, completed=max(total, 1))
 

@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from ..core.backends import Backend, batches_of
+from ..core.backends import Advance, Backend, batches_of
 from ..core.cache import CallCache
 from ..core.hashing import stable_hash
 from .graph import KnowledgeGraph
@@ -132,10 +132,21 @@ class _KeptBatches:
     def batch_size(self, count: int) -> int:
         return self.inner.batch_size(count)
 
-    def map_batches(self, fn: Callable[..., R], items: Sequence[T], *, shared: Any = None) -> list[R]:
-        return self.map_each(fn, batches_of(items, self.batch_size(len(items))), shared=shared)
+    def map_batches(
+        self, fn: Callable[..., R], items: Sequence[T], *, shared: Any = None, progress: Advance | None = None
+    ) -> list[R]:
+        return self.map_each(
+            fn, batches_of(items, self.batch_size(len(items))), shared=shared, progress=progress
+        )
 
-    def map_each(self, fn: Callable[..., R], batches: Sequence[list[T]], *, shared: Any = None) -> list[R]:
+    def map_each(
+        self,
+        fn: Callable[..., R],
+        batches: Sequence[list[T]],
+        *,
+        shared: Any = None,
+        progress: Advance | None = None,
+    ) -> list[R]:
         name = f"{fn.__module__}.{fn.__qualname__}"
         context = None if shared is None else _digest(shared)
         keys = [stable_hash([FORMAT, name, context, _encode(batch)]) for batch in batches]
@@ -149,11 +160,13 @@ class _KeptBatches:
                 missing.append(i)
         self.checkpoint.batches_reused += len(batches) - len(missing)
         self.checkpoint.batches_run += len(missing)
+        if progress is not None and len(missing) < len(batches):
+            progress(sum(len(batch) for key, batch in zip(keys, batches, strict=True) if key in found))
         cpus = getattr(self.inner, "cpus", None)  # a backend that runs batches at once gets several each time
         window = WINDOW_TASKS * cpus() if cpus is not None else 1
         for start in range(0, len(missing), window):
             todo = missing[start : start + window]
-            done = self.inner.map_each(fn, [batches[i] for i in todo], shared=shared)
+            done = self.inner.map_each(fn, [batches[i] for i in todo], shared=shared, progress=progress)
             self.work.put_many(
                 (
                     (keys[i], json.dumps(_encode(r), ensure_ascii=False).encode("utf-8"))

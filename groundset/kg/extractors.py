@@ -10,8 +10,9 @@ one, lets the text tools detect it).
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core.backends import Backend
@@ -125,11 +126,16 @@ class SummaryExtractor(Transform):
         """TextRank summaries (a summary already there is kept) and themes ranked over the corpus."""
         report = self.report(nodes)
         documents = kg.nodes(NodeKind.DOCUMENT)
-        _, themes_of = _corpus_phrases(kg, documents, nodes, keyphrases=0, themes=5, backend=ctx.backend)
+        with ctx.progress.stage("document phrases", len(documents)) as advance:
+            _, themes_of = _corpus_phrases(
+                kg, documents, nodes, keyphrases=0, themes=5, backend=ctx.backend, progress=advance
+            )
         # A summary already there is kept (it depends on its document alone; an update drops themes only).
         todo = [node for node in nodes if not kg.get(node).get("summary")]
         pairs = list(zip([kg.get(n)["text"] for n in todo], languages(kg, todo), strict=True))
-        made = dict(zip(todo, _flat(ctx.backend.map_batches(_textrank_summaries, pairs)), strict=True))
+        with ctx.progress.stage("TextRank summaries", len(pairs)) as advance:
+            summaries = _flat(ctx.backend.map_batches(_textrank_summaries, pairs, progress=advance))
+        made = dict(zip(todo, summaries, strict=True))
         with ctx.progress.stage(self.name, len(nodes)) as advance:
             for node, themes in zip(nodes, themes_of, strict=True):
                 summary = kg.get(node).get("summary") or made[node]
@@ -204,11 +210,15 @@ class ChunkFactsExtractor(Transform):
         chunks = kg.nodes(NodeKind.CHUNK)
         texts = [kg.get(c)["text"] for c in nodes]  # markdown: the offline extractors strip it themselves
         langs = languages(kg, nodes)
-        keyphrases, themes = _corpus_phrases(kg, chunks, nodes, keyphrases=8, themes=4, backend=ctx.backend)
+        with ctx.progress.stage("chunk phrases", len(chunks)) as advance:
+            keyphrases, themes = _corpus_phrases(
+                kg, chunks, nodes, keyphrases=8, themes=4, backend=ctx.backend, progress=advance
+            )
         # Entities follow rules on the chunk alone: kept when present (an update keeps them).
         todo = [i for i, node in enumerate(nodes) if "entities" not in kg.get(node)]
         pairs = [(texts[i], langs[i]) for i in todo]
-        found = iter(_flat(ctx.backend.map_batches(_entities_of, pairs)))
+        with ctx.progress.stage("chunk entities", len(pairs)) as advance:
+            found = iter(_flat(ctx.backend.map_batches(_entities_of, pairs, progress=advance)))
         entities = [kg.get(node)["entities"] if "entities" in kg.get(node) else next(found) for node in nodes]
         with ctx.progress.stage(self.name, len(nodes)) as advance:
             for i, node in enumerate(nodes):
@@ -304,10 +314,11 @@ def _corpus_phrases(
     keyphrases: int,
     themes: int,
     backend: Backend,
+    progress: Callable[[int], None] | None = None,
 ) -> tuple[list[list[str]], list[list[str]]]:
     """The keyphrases and themes of ``nodes`` by a phrase model fitted on the texts of all of ``corpus``
     (every document, or every chunk: themes are what a few of them share), in one pass; each text's
-    candidates are found on ``backend``, the model is fitted here."""
+    candidates are found on ``backend`` (``progress`` hears of each batch), the model is fitted here."""
     at = {node: i for i, node in enumerate(corpus)}
     texts = [kg.get(node)["text"] for node in corpus]
     model = PhraseModel()
@@ -318,7 +329,7 @@ def _corpus_phrases(
         keyphrases=keyphrases,
         themes=themes,
         rank=rank,
-        map_batches=backend.map_batches,
+        map_batches=functools.partial(backend.map_batches, progress=progress),
     )
 
 

@@ -46,7 +46,7 @@ class SimilarityBuilder(Transform):
                 pairs = similar_pairs(
                     matrix, k=self.k, threshold=self.threshold, map_batches=ctx.backend.map_batches
                 )
-                del matrix
+                del matrix  # before the edges are added: the peak of a big corpus's build is here
                 kg.add_relations(EdgeKind.SIMILAR, list(nodes), ((i, j, s, None) for i, j, s in pairs))
             report.done = len(nodes)
             for _ in nodes:

@@ -68,6 +68,7 @@ def similar_pairs(
         rows, cols, scores = ivf_pairs(
             unit, k, threshold, block_size, seed, lists=lists, nprobe=IVF_NPROBE, map_batches=map_batches
         )
+    del unit
     return _undirected(ids[rows], ids[cols], scores)
 
 
@@ -83,8 +84,11 @@ def normalise_rows(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if data.shape[1]:
         peak[finite] = np.abs(data[finite]).max(axis=1)
     ids = np.flatnonzero(peak > 0)
-    # Scale by the largest entry first so squaring can neither overflow nor underflow in float32.
-    unit = (data[ids] / peak[ids, None]).astype(np.float32)
+    # Scale by the largest entry first so squaring can neither overflow nor underflow in float32. In
+    # place: a corpus of 100,000 chunks has a 100 MB matrix, and each copy of it counts at the peak.
+    unit = data[ids]
+    unit /= peak[ids, None]
+    unit = unit.astype(np.float32, copy=False)
     unit /= np.linalg.norm(unit, axis=1, keepdims=True)
     return unit, ids
 

@@ -98,9 +98,10 @@ class ChunkSplitter(Transform):
         with ctx.progress.stage(self.name, len(nodes)) as advance:
             if settings is None:
                 pieces = [self.split(kg.get(document)) for document in nodes]
-            else:
+            else:  # the bar moves as batches of documents are cut; adding their chunks is quick
                 items = [(settings, {k: kg.get(d).get(k) for k in SPLIT_INPUTS}) for d in nodes]
-                pieces = [p for batch in ctx.backend.map_batches(split_documents, items) for p in batch]
+                batches = ctx.backend.map_batches(split_documents, items, progress=advance)
+                pieces = [p for batch in batches for p in batch]
             for document, chunks in zip(nodes, pieces, strict=True):
                 previous = None
                 for position, (path, text) in enumerate(chunks):
@@ -109,7 +110,8 @@ class ChunkSplitter(Transform):
                         kg.add_edge(previous, chunk, EdgeKind.NEXT)
                     previous = chunk
                 report.done += 1
-                advance()
+                if settings is None:
+                    advance()
         return report
 
 
