@@ -74,15 +74,19 @@ def ivf_input(n: int = 3000, dims: int = 24) -> np.ndarray:
     return (centres[rng.integers(0, 40, n)] + 0.35 * rng.standard_normal((n, dims))).astype(np.float32)
 
 
-def test_similarity_lists_searched_in_partitions_give_the_same_pairs():
-    """The IVF lists are partitions of the similarity search; however they are batched, the pairs are the
-    ones one process finds."""
+def test_similarity_lists_searched_in_partitions_give_the_same_pairs(monkeypatch):
+    """The IVF lists are partitions of the similarity search; however they are batched, and however often
+    a partition keeps only each query's k best as it goes, the pairs are the ones one process finds."""
+    from groundset.kg import similarity
+
     vectors = ivf_input()
     whole = similar_pairs(vectors, k=5, threshold=0.6, exact_below=100)
     parted = similar_pairs(
         vectors, k=5, threshold=0.6, exact_below=100, map_batches=LocalBackend(batch_items=4).map_batches
     )
     assert parted == whole and len(whole) > 3000
+    monkeypatch.setattr(similarity, "MERGE_ENTRIES", 50)
+    assert similar_pairs(vectors, k=5, threshold=0.6, exact_below=100) == whole
 
 
 def test_overlap_row_blocks_scored_in_partitions_give_the_same_pairs(monkeypatch):

@@ -95,8 +95,9 @@ def build(
         str,
         typer.Option(
             "--backend",
-            help="Where per-text work (phrases, entities, summaries) runs: local (this process) or ray "
-            "(Ray tasks; pip install 'groundset[ray]'). The graph is the same either way.",
+            help="Where per-text work (splitting, phrases, entities, summaries, relationship partitions) "
+            "runs: local (this process) or ray (Ray tasks; pip install 'groundset[ray]'). The graph is the "
+            "same either way.",
         ),
     ] = "local",
     ray_address: Annotated[

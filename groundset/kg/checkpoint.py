@@ -1,7 +1,7 @@
 """A build's checkpoint, so that a killed ``kg build`` resumes where it stopped instead of from the start.
 
 While a build runs, its checkpoint folder keeps two things:
-- the graph after each finished stage that took longer than saving it does (``graph/``, in the saved-graph
+- the graph after each finished stage that took longer than two saves of it (``graph/``, in the saved-graph
   format, recording how many stages were done), so short stages cost no save;
 - the result of each batch of per-text work (phrase candidates, entities, TextRank summaries; the bulk of
   an offline build's CPU) as soon as the batch is done (``work/``, an SQLite store like the call cache).
@@ -79,8 +79,9 @@ class BuildCheckpoint:
         return self.stages_done
 
     def stage_done(self, stages: int, kg: KnowledgeGraph, seconds: float) -> None:
-        """After the first ``stages`` stages: keep the graph if the last one took longer than a save."""
-        if seconds < max(self.min_stage_seconds, self._save_seconds):
+        """After the first ``stages`` stages: keep the graph if the last one took longer than two saves
+        (a save of a 100,000-chunk graph takes about 20 s; the stages not worth one are quick to redo)."""
+        if seconds < max(self.min_stage_seconds, 2 * self._save_seconds):
             return
         from .persistence import save_graph
 

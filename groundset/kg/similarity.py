@@ -26,6 +26,8 @@ IVF_LISTS_PER_SQRT_N = 1.0
 IVF_NPROBE = 8
 #: Vectors used to fit the k-means lists (a sample is enough for the centroids; assignment uses all).
 IVF_FIT_PER_LIST = 64
+#: Pairs an IVF partition holds before it keeps only each query's k best.
+MERGE_ENTRIES = 1_000_000
 #: Scores in one block of the exact search: 2M is 8 MB of float32 scores, 16 MB of each int64 index array.
 EXACT_BLOCK_ENTRIES = 2_000_000
 #: Above this share of entries passing the threshold, a block is ranked densely (argpartition).
@@ -148,25 +150,38 @@ def ivf_pairs(
         found = list_topk(searches, unit)
     else:
         found = [pairs for batch in map_batches(list_topk, searches, shared=unit) for pairs in batch]
-    rows, cols, scores = _concat(found)
+    return _best_k(found, k)
+
+
+def _best_k(parts: list[Pairs], k: int) -> Pairs:
+    """Each query's k best pairs among ``parts`` (score, then lower column), sorted by query. The best k of
+    a union are the best k of its parts' best k, so a search may keep only these as it goes."""
+    rows, cols, scores = _concat(parts)
     order = np.lexsort((cols, -scores, rows))
     rows, cols, scores = rows[order], cols[order], scores[order]
-    best_k = (np.arange(rows.size) - np.searchsorted(rows, rows, side="left")) < k
-    return rows[best_k], cols[best_k], scores[best_k]
+    best = (np.arange(rows.size) - np.searchsorted(rows, rows, side="left")) < k
+    return rows[best], cols[best], scores[best]
 
 
 def list_topk(
     searches: list[tuple[np.ndarray, np.ndarray, int, float, int]], unit: np.ndarray
 ) -> list[Pairs]:
     """Each (queries, members, k, threshold, block_size) search of one IVF list: the queries' top-k among
-    the list's members, in blocks of queries. A pure function of its input: a partition runs anywhere."""
+    the list's members, in blocks of queries, merged into each query's k best as they come (a query
+    probes several lists; keeping all its lists' pairs would hold nprobe times as many). A pure function
+    of its input: a partition runs anywhere."""
     found: list[Pairs] = []
+    held = 0
     for queries, members, k, threshold, block_size in searches:
         pool = unit[members]
         for start in range(0, queries.size, block_size):
             block = queries[start : start + block_size]
             found.append(_block_topk(unit[block], block, members, pool, k, threshold))
-    return [_concat(found)]
+            held += found[-1][0].size
+            if held > MERGE_ENTRIES:
+                found = [_best_k(found, k)]
+                held = found[0][0].size
+    return [_best_k(found, searches[0][2])] if searches else []
 
 
 def _fit_lists(unit: np.ndarray, lists: int, seed: int) -> np.ndarray:
