@@ -115,6 +115,11 @@ def test_relationship_edges_are_columns_that_behave_like_graph_edges():
     assert set(kg.neighbours(c3)) == {c1, c2}
     with pytest.raises(ValueError, match="only a score and shared items, not weight"):
         kg.add_edge(c1, c2, EdgeKind.SIMILAR, weight=2)
+    as_columns = small_graph()  # arrays, as the similarity builder adds a million pairs: the same edges
+    i, j, score = np.array([0, 2]), np.array([2, 1]), np.array([0.95, 0.4])
+    assert as_columns.add_relations(EdgeKind.THEME_OVERLAP, [c1, c2, c3], columns=(i, j, score)) == 2
+    assert as_columns.edge(c2, c3, EdgeKind.THEME_OVERLAP) == kg.edge(c2, c3, EdgeKind.THEME_OVERLAP)
+    assert sorted(as_columns.neighbours(c3, EdgeKind.THEME_OVERLAP)) == sorted([c1, c2])
     assert kg.remove_edges(EdgeKind.THEME_OVERLAP, among=[c1, c3]) == 1
     assert kg.neighbours(c1, EdgeKind.THEME_OVERLAP) == []
     kg.remove_nodes([c3])

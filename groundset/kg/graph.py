@@ -151,14 +151,23 @@ class KnowledgeGraph:
         self.graph.add_edge(source, target, key=kind.value, kind=kind.value, **properties)
 
     def add_relations(
-        self, kind: EdgeKind | str, nodes: list[str], pairs: Iterable[tuple[int, int, float, Any]]
+        self,
+        kind: EdgeKind | str,
+        nodes: list[str],
+        pairs: Iterable[tuple[int, int, float, Any]] = (),
+        *,
+        columns: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
     ) -> int:
-        """Add symmetric edges at once: (i, j, score, shared items or None) over positions in ``nodes``
-        (the relationship builders' output); returns how many."""
+        """Add symmetric edges at once: ``pairs`` of (i, j, score, shared items or None) over positions in
+        ``nodes`` (the relationship builders' output), or ``columns`` (i, j, score) arrays of edges without
+        shared items; returns how many."""
         kind = EdgeKind(kind)
         if kind not in SYMMETRIC:
             raise ValueError(f"add_relations takes similar or overlap edges, not {kind.value}")
-        return self.relations.add_many(kind.value, nodes, pairs)
+        added = self.relations.add_many(kind.value, nodes, pairs)
+        if columns is not None:
+            added += self.relations.add_columns(kind.value, nodes, *columns)
+        return added
 
     def edges(self, kind: EdgeKind | str | None = None) -> Iterator[tuple[str, str, str, dict[str, Any]]]:
         """(source, target, kind, data) of every edge (of ``kind``): by source node, then as added."""

@@ -183,6 +183,23 @@ class Relations:
             )
         return len(left)
 
+    def add_columns(
+        self, kind: str, nodes: Sequence[str], first: np.ndarray, second: np.ndarray, scores: np.ndarray
+    ) -> int:
+        """Add edges without shared items given as columns of positions in ``nodes`` and their scores (no
+        tuple per edge: a million similarity pairs)."""
+        rank = np.empty(len(nodes), dtype=np.int64)
+        rank[sorted(range(len(nodes)), key=nodes.__getitem__)] = np.arange(len(nodes))
+        swap = rank[first] > rank[second]  # the smaller id first
+        low, high = np.where(swap, second, first), np.where(swap, first, second)
+        numbers = np.fromiter((self.number(n) for n in nodes), dtype=np.int64, count=len(nodes))
+        if len(low):
+            shared = np.full(len(low), NO_SHARED, dtype=np.int64)
+            self._table(kind).extend(
+                numbers[low], numbers[high], np.asarray(scores, dtype=np.float64), shared
+            )
+        return len(low)
+
     def load_columns(
         self,
         kind: str,

@@ -12,7 +12,7 @@ import numpy as np
 
 from .graph import EdgeKind, KnowledgeGraph, NodeKind
 from .overlap import overlap_pairs
-from .similarity import similar_pairs
+from .similarity import similar_pair_arrays
 from .transform import BuildContext, StageReport, Transform
 
 
@@ -43,11 +43,15 @@ class SimilarityBuilder(Transform):
             kg.remove_edges(EdgeKind.SIMILAR, among=nodes)
             if len(nodes) > 1:
                 matrix = np.vstack([np.asarray(kg.get(n)[self.property], dtype=np.float32) for n in nodes])
-                pairs = similar_pairs(
-                    matrix, k=self.k, threshold=self.threshold, map_batches=ctx.backend.map_batches
+                pairs = similar_pair_arrays(
+                    matrix,
+                    k=self.k,
+                    threshold=self.threshold,
+                    map_batches=ctx.backend.map_batches,
+                    overwrite=True,  # our own copy: normalised in place, not copied again
                 )
                 del matrix  # before the edges are added: the peak of a big corpus's build is here
-                kg.add_relations(EdgeKind.SIMILAR, list(nodes), ((i, j, s, None) for i, j, s in pairs))
+                kg.add_relations(EdgeKind.SIMILAR, list(nodes), columns=pairs)
             report.done = len(nodes)
             for _ in nodes:
                 advance()

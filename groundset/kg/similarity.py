@@ -26,6 +26,8 @@ IVF_LISTS_PER_SQRT_N = 1.0
 IVF_NPROBE = 8
 #: Vectors used to fit the k-means lists (a sample is enough for the centroids; assignment uses all).
 IVF_FIT_PER_LIST = 64
+#: Rows normalised at once (whole-matrix temporaries would count at the peak).
+ROW_BLOCK = 8192
 #: Pairs an IVF partition holds before it keeps only each query's k best.
 MERGE_ENTRIES = 1_000_000
 #: Scores in one block of the exact search: 2M is 8 MB of float32 scores, 16 MB of each int64 index array.
@@ -36,7 +38,14 @@ SPARSE_TOPK_FRACTION = 0.05
 Pairs = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
-def similar_pairs(
+def similar_pairs(vectors: np.ndarray, **options: Any) -> list[tuple[int, int, float]]:
+    """Undirected ``(i, j, cosine)``, ``i < j``, sorted: j in i's top-k or i in j's, cosine >= threshold
+    (``options``: those of ``similar_pair_arrays``)."""
+    lo, hi, scores = similar_pair_arrays(vectors, **options)
+    return list(zip(lo.tolist(), hi.tolist(), scores.tolist(), strict=True))
+
+
+def similar_pair_arrays(
     vectors: np.ndarray,
     *,
     k: int = 5,
@@ -45,12 +54,14 @@ def similar_pairs(
     block_size: int = 1024,
     seed: int = 0,
     map_batches: Callable[..., list[Any]] | None = None,
-) -> list[tuple[int, int, float]]:
-    """Undirected ``(i, j, cosine)``, ``i < j``, sorted: j in i's top-k or i in j's, cosine >= threshold.
+    overwrite: bool = False,
+) -> Pairs:
+    """``similar_pairs`` as three arrays (i, j, cosine): a million pairs as tuples would take 100 MB.
 
     Rows that are all-zero or hold NaN/inf get no edges. ``n <= exact_below`` (non-zero rows) is exact;
     larger inputs use the approximate IVF path. Deterministic for a given ``seed``, however the IVF
     lists are shared out (``map_batches``: ``Backend.map_batches``; default here, in order).
+    ``overwrite``: ``vectors`` may be normalised in place (a copy the caller made for this).
     """
     if isinstance(k, bool) or not isinstance(k, int | np.integer) or k < 1:
         raise ValueError(f"similar_pairs: k must be an integer >= 1, got {k!r}")
@@ -58,10 +69,10 @@ def similar_pairs(
         raise ValueError(f"similar_pairs: threshold must be within [-1, 1], got {threshold!r}")
     if block_size < 1:
         raise ValueError(f"similar_pairs: block_size must be >= 1, got {block_size!r}")
-    unit, ids = normalise_rows(vectors)
+    unit, ids = normalise_rows(vectors, overwrite=overwrite)
     n = unit.shape[0]
     if n < 2:
-        return []
+        return _concat([])
     k = min(int(k), n - 1)
     if n <= exact_below:
         rows, cols, scores = _exact_pairs(unit, k, threshold, block_size)
@@ -74,24 +85,32 @@ def similar_pairs(
     return _undirected(ids[rows], ids[cols], scores)
 
 
-def normalise_rows(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Unit float32 rows of the usable vectors and their original indices (zero/NaN/inf rows dropped)."""
+def normalise_rows(vectors: np.ndarray, *, overwrite: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Unit float32 rows of the usable vectors and their original indices (zero/NaN/inf rows dropped).
+
+    A corpus of 100,000 chunks has a 100 MB matrix, and each whole-matrix temporary counts at the build's
+    peak: the work goes by blocks of rows, and with ``overwrite`` a float32 matrix whose rows are all
+    usable is normalised in place (the caller's own copy)."""
     data = np.asarray(vectors)
     if data.ndim != 2:
         raise ValueError(f"similar_pairs: vectors must be a 2-D (n, d) array, got shape {data.shape}")
     if data.dtype not in (np.float32, np.float64):
         data = data.astype(np.float64)
-    finite = np.isfinite(data).all(axis=1)
     peak = np.zeros(data.shape[0], dtype=data.dtype)
     if data.shape[1]:
-        peak[finite] = np.abs(data[finite]).max(axis=1)
+        for start in range(0, data.shape[0], ROW_BLOCK):
+            block = data[start : start + ROW_BLOCK]
+            finite = np.isfinite(block).all(axis=1)
+            peak[start : start + ROW_BLOCK][finite] = np.abs(block[finite]).max(axis=1)
     ids = np.flatnonzero(peak > 0)
-    # Scale by the largest entry first so squaring can neither overflow nor underflow in float32. In
-    # place: a corpus of 100,000 chunks has a 100 MB matrix, and each copy of it counts at the peak.
-    unit = data[ids]
+    in_place = overwrite and data.dtype == np.float32 and ids.size == data.shape[0]
+    unit = data if in_place else data[ids]
+    # Scale by the largest entry first so squaring can neither overflow nor underflow in float32.
     unit /= peak[ids, None]
     unit = unit.astype(np.float32, copy=False)
-    unit /= np.linalg.norm(unit, axis=1, keepdims=True)
+    for start in range(0, unit.shape[0], ROW_BLOCK):
+        block = unit[start : start + ROW_BLOCK]
+        block /= np.linalg.norm(block, axis=1, keepdims=True)
     return unit, ids
 
 
@@ -286,11 +305,11 @@ def _concat(parts: list[Pairs]) -> Pairs:
     return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))  # type: ignore[return-value]
 
 
-def _undirected(rows: np.ndarray, cols: np.ndarray, scores: np.ndarray) -> list[tuple[int, int, float]]:
+def _undirected(rows: np.ndarray, cols: np.ndarray, scores: np.ndarray) -> Pairs:
     """Each unordered pair once (its higher score if the two directions differ), sorted by (i, j)."""
     lo, hi = np.minimum(rows, cols).astype(np.int64), np.maximum(rows, cols).astype(np.int64)
     order = np.lexsort((-scores, hi, lo))
     lo, hi, scores = lo[order], hi[order], scores[order]
     first = np.ones(lo.size, dtype=bool)
     first[1:] = (lo[1:] != lo[:-1]) | (hi[1:] != hi[:-1])
-    return list(zip(lo[first].tolist(), hi[first].tolist(), scores[first].tolist(), strict=True))
+    return lo[first], hi[first], scores[first]
