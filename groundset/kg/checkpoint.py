@@ -65,11 +65,9 @@ class BuildCheckpoint:
 
         if not self.identity:
             raise ValueError("a BuildCheckpoint needs the identity of its build before it resumes")
-        if self.directory.exists():
-            record = _record(self.directory)
-            if record is None or record.get("identity") != self.identity:
-                self.started_afresh = True
-                shutil.rmtree(self.directory)
+        if self.directory.exists() and _saved_identity(self.directory) != self.identity:
+            self.started_afresh = True
+            shutil.rmtree(self.directory)
         self.directory.mkdir(parents=True, exist_ok=True)
         (self.directory / "identity").write_text(self.identity + "\n", encoding="utf-8")
         if (self.graph_dir / GRAPH_FILE).is_file():
@@ -115,9 +113,9 @@ class BuildCheckpoint:
         )
 
 
-def _record(directory: Path) -> dict[str, Any] | None:
+def _saved_identity(directory: Path) -> str | None:
     try:
-        return {"identity": (directory / "identity").read_text(encoding="utf-8").strip()}
+        return (directory / "identity").read_text(encoding="utf-8").strip()
     except OSError:
         return None
 

@@ -128,6 +128,9 @@ class Relations:
             self.ids.append(node)
         return found
 
+    def _numbers(self, nodes: Sequence[str]) -> np.ndarray:
+        return np.fromiter((self.number(n) for n in nodes), dtype=np.int64, count=len(nodes))
+
     def shared_number(self, shared: Sequence[str] | None) -> int:
         if shared is None:
             return NO_SHARED
@@ -165,7 +168,7 @@ class Relations:
         pairs: Iterable[tuple[int, int, float, Sequence[str] | None]],
     ) -> int:
         """Add edges given as (i, j, score, shared) over positions in ``nodes`` (ids in any order)."""
-        numbers = np.fromiter((self.number(n) for n in nodes), dtype=np.int64, count=len(nodes))
+        numbers = self._numbers(nodes)
         left, right, scores, shared = [], [], [], []
         for i, j, score, items in pairs:
             if nodes[i] > nodes[j]:
@@ -192,7 +195,7 @@ class Relations:
         rank[sorted(range(len(nodes)), key=nodes.__getitem__)] = np.arange(len(nodes))
         swap = rank[first] > rank[second]  # the smaller id first
         low, high = np.where(swap, second, first), np.where(swap, first, second)
-        numbers = np.fromiter((self.number(n) for n in nodes), dtype=np.int64, count=len(nodes))
+        numbers = self._numbers(nodes)
         if len(low):
             shared = np.full(len(low), NO_SHARED, dtype=np.int64)
             self._table(kind).extend(
@@ -211,7 +214,7 @@ class Relations:
         shared: np.ndarray,
     ) -> None:
         """Add saved edges (``source``, ``target``: places in ``nodes``; ``shared``: in ``shared_items``)."""
-        numbers = np.fromiter((self.number(n) for n in nodes), dtype=np.int64, count=len(nodes))
+        numbers = self._numbers(nodes)
         items = np.fromiter(
             (self.shared_number(t) for t in shared_items), dtype=np.int64, count=len(shared_items)
         )
