@@ -19,7 +19,7 @@ from typing import Any, Protocol, TypeVar
 
 from .errors import ConfigError
 
-__all__ = ["BACKENDS", "Backend", "LocalBackend", "RayBackend", "get_backend"]
+__all__ = ["BACKENDS", "Backend", "CutsBatches", "LocalBackend", "RayBackend", "get_backend"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -68,20 +68,23 @@ def batches_of(items: Sequence[T], size: int) -> list[list[T]]:
     return [list(items[i : i + size]) for i in range(0, len(items), size)]
 
 
-class LocalBackend:
+class CutsBatches:
+    """``map_batches`` of a backend that has ``batch_size`` and ``map_each``: the items cut, then mapped."""
+
+    def map_batches(
+        self, fn: Callable[..., R], items: Sequence[T], *, shared: Any = None, progress: Advance | None = None
+    ) -> list[R]:
+        batches = batches_of(items, self.batch_size(len(items)))  # type: ignore[attr-defined]
+        return self.map_each(fn, batches, shared=shared, progress=progress)  # type: ignore[attr-defined]
+
+
+class LocalBackend(CutsBatches):
     """Every batch in this process, one after another."""
 
     name = "local"
 
     def __init__(self, *, batch_items: int = BATCH_ITEMS) -> None:
         self.batch_items = _size(batch_items)
-
-    def map_batches(
-        self, fn: Callable[..., R], items: Sequence[T], *, shared: Any = None, progress: Advance | None = None
-    ) -> list[R]:
-        return self.map_each(
-            fn, batches_of(items, self.batch_size(len(items))), shared=shared, progress=progress
-        )
 
     def map_each(
         self,
@@ -105,7 +108,7 @@ class LocalBackend:
         return f"LocalBackend(batch_items={self.batch_items})"
 
 
-class RayBackend:
+class RayBackend(CutsBatches):
     """Each batch a Ray task. Connects to the cluster at ``address`` (``"auto"``: the one this machine
     belongs to; ``RAY_ADDRESS`` is honoured), or starts a local Ray with ``num_cpus`` when none is given.
     Workers import groundset: on a cluster it must be installed on every node (or shipped with a
@@ -138,13 +141,6 @@ class RayBackend:
                 raise ConfigError(f"could not start or reach {where}: {exc}") from exc
             logger.info("ray: %s", ray.cluster_resources())
         self._remote: dict[Callable[..., Any], Any] = {}
-
-    def map_batches(
-        self, fn: Callable[..., R], items: Sequence[T], *, shared: Any = None, progress: Advance | None = None
-    ) -> list[R]:
-        return self.map_each(
-            fn, batches_of(items, self.batch_size(len(items))), shared=shared, progress=progress
-        )
 
     def map_each(
         self,

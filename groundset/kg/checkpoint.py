@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from ..core.backends import Advance, Backend, batches_of
+from ..core.backends import Advance, Backend, CutsBatches
 from ..core.cache import CallCache
 from ..core.hashing import stable_hash
 from .graph import KnowledgeGraph
@@ -120,7 +120,7 @@ def _saved_identity(directory: Path) -> str | None:
         return None
 
 
-class _KeptBatches:
+class _KeptBatches(CutsBatches):
     """A backend that stores each batch's result under a hash of the function and the batch's items."""
 
     def __init__(self, inner: Backend, work: CallCache, checkpoint: BuildCheckpoint) -> None:
@@ -130,13 +130,6 @@ class _KeptBatches:
 
     def batch_size(self, count: int) -> int:
         return self.inner.batch_size(count)
-
-    def map_batches(
-        self, fn: Callable[..., R], items: Sequence[T], *, shared: Any = None, progress: Advance | None = None
-    ) -> list[R]:
-        return self.map_each(
-            fn, batches_of(items, self.batch_size(len(items))), shared=shared, progress=progress
-        )
 
     def map_each(
         self,
