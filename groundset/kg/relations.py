@@ -54,6 +54,21 @@ class _Table:
 
     def extend(self, source: np.ndarray, target: np.ndarray, score: np.ndarray, shared: np.ndarray) -> None:
         self.settle(len_nodes=None)  # keep rows in write order: earlier appends first
+        self._add_rows(source, target, score, shared)
+
+    def settle(self, len_nodes: int | None) -> _Settled:
+        if len(self.pending[0]):
+            columns = [np.frombuffer(c, dtype=c.typecode) for c in self.pending]
+            self.pending = (array("i"), array("i"), array("d"), array("i"))
+            self._add_rows(*columns)
+        if len_nodes is not None and self.settled.out_start is None:
+            self._index(len_nodes)
+        return self.settled
+
+    def _add_rows(
+        self, source: np.ndarray, target: np.ndarray, score: np.ndarray, shared: np.ndarray
+    ) -> None:
+        """The settled rows, then these (a new index is built on the next read)."""
         s = self.settled
         self.settled = _Settled(
             np.concatenate([s.source, source.astype(np.int32)]),
@@ -62,22 +77,6 @@ class _Table:
             np.concatenate([s.shared, shared.astype(np.int32)]),
         )
         self._merge()
-
-    def settle(self, len_nodes: int | None) -> _Settled:
-        if len(self.pending[0]):
-            s = self.settled
-            source, target, score, shared = (np.frombuffer(c, dtype=c.typecode) for c in self.pending)
-            self.settled = _Settled(
-                np.concatenate([s.source, source.astype(np.int32)]),
-                np.concatenate([s.target, target.astype(np.int32)]),
-                np.concatenate([s.score, score]),
-                np.concatenate([s.shared, shared.astype(np.int32)]),
-            )
-            self.pending = (array("i"), array("i"), array("d"), array("i"))
-            self._merge()
-        if len_nodes is not None and self.settled.out_start is None:
-            self._index(len_nodes)
-        return self.settled
 
     def _merge(self) -> None:
         """One row per pair: the first row's place, the last row's data."""
