@@ -1,6 +1,7 @@
 """Where per-text work runs (issue 32): the local backend and Ray give the same graph, fingerprint for
 fingerprint, because each batch is a pure function of its texts and the corpus-wide model is merged from
-the batches in order. The Ray tests start a local Ray with 2 CPUs; without the ``ray`` extra they are
+the batches in order; and scoring on Ray gives the local scores, its workers sharing the run's call cache
+and rate limit. The Ray tests start a local Ray with 2 CPUs; without the ``ray`` extra they are
 skipped, with the reason, and GROUNDSET_REQUIRE_RAY=1 (CI) turns that skip into a failure."""
 
 from __future__ import annotations
@@ -14,11 +15,15 @@ import pytest
 from groundset.cli import main
 from groundset.core import CallEngine, ConfigError
 from groundset.core.backends import LocalBackend, get_backend
+from groundset.core.ray_calls import TokenBucket
 from groundset.kg import build_knowledge_graph
 from groundset.kg.persistence import load_graph
 from groundset.kg.similarity import similar_pairs
+from groundset.samples.dataset import EvaluationDataset
+from groundset.scoring import EvaluationResult, evaluate, score_rag
 from groundset.text.phrases import PhraseModel
 
+from .conftest import FAKE_KEY
 from .corpora import SHARED, copy_example_pages
 
 PAGES = ("concepts/data_model.md", "concepts/jobs_instances.md", "practices/naming.md",
@@ -159,3 +164,116 @@ def test_kg_build_backend_ray_from_the_command_line(ray_backend, tmp_path, capsy
     assert "per-text work ran on Ray on this machine, 2 CPUs" in capsys.readouterr().out
     assert main(["kg", "build", str(docs), "--out", str(tmp_path / "x"), "--ray-address", "auto", "-q"]) == 1
     assert "--ray-address needs --backend ray" in capsys.readouterr().err
+
+
+# -- scoring on Ray: the local scores, one call cache and one rate limit for every worker ------------------
+def scoring_rows(n: int) -> EvaluationDataset:
+    return EvaluationDataset.from_list(
+        [
+            {
+                "user_input": f"What does the exporter on port {9100 + i} expose?",
+                "response": f"The exporter on port {9100 + i} exposes host metrics. It runs on every node.",
+                "retrieved_contexts": [
+                    f"Port {9100 + i} serves the host exporter's metrics.",
+                    "Rules fire alerts.",
+                ],
+                "reference": f"It exposes host metrics on port {9100 + i}.",
+            }
+            for i in range(n)
+        ]
+    )
+
+
+def cell_values(result) -> list[list[tuple[str, str, str]]]:
+    """Each row's (metric, value, error); the value's repr, so that NaN equals NaN."""
+    return [
+        [(name, repr(cell.value), cell.error) for name, cell in sorted(row.items())] for row in result.cells
+    ]
+
+
+def test_turns_under_a_shared_rate_limit_are_spaced_by_it():
+    now = [100.0]
+    bucket = TokenBucket(4.0, clock=lambda: now[0])  # 4 a second: a burst of 4, then one each 0.25 s
+    assert [bucket.reserve() for _ in range(6)] == [0.0, 0.0, 0.0, 0.0, 0.25, 0.5]
+    now[0] += 10  # after a quiet spell the burst is back, and no more than it
+    assert [bucket.reserve() for _ in range(5)] == [0.0, 0.0, 0.0, 0.0, 0.25]
+    with pytest.raises(ValueError, match="requests_per_second"):
+        TokenBucket(0)
+
+
+def test_a_model_goes_to_the_workers_as_settings_without_its_key(monkeypatch):
+    from langchain_openai import ChatOpenAI
+
+    from groundset.core.ray_calls import _settings, rebuilt_model
+
+    chat = ChatOpenAI(model="judge-1", temperature=0.0, base_url="http://127.0.0.1:9/v1", api_key=FAKE_KEY)
+    shipped = _settings(chat)
+    assert FAKE_KEY not in repr(shipped) and shipped[2] == ["openai_api_key"]
+    assert shipped[1]["model_name"] == "judge-1" and shipped[1]["temperature"] == 0.0
+    monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)  # the worker's own environment gives the key
+    again = rebuilt_model(shipped)
+    assert again.model_name == "judge-1" and again.openai_api_base == "http://127.0.0.1:9/v1"
+    assert again.openai_api_key.get_secret_value() == FAKE_KEY
+    monkeypatch.delenv("OPENAI_API_KEY")
+    with pytest.raises(ConfigError, match="openai_api_key left out.*set the model's key variable"):
+        rebuilt_model(shipped)
+    local = ChatOpenAI(model="judge-1", base_url="http://127.0.0.1:9/v1", api_key="not-needed")
+    assert rebuilt_model(_settings(local)).openai_api_key.get_secret_value() == "not-needed"
+
+
+def test_scoring_on_ray_gives_the_local_scores_with_one_cache_and_one_rate(
+    ray_backend, stub, tmp_path, monkeypatch
+):
+    monkeypatch.setenv("OPENAI_BASE_URL", stub.base_url)  # a local server: the model needs no key
+    data = scoring_rows(8)
+    options = {"llm": "openai:stub-model", "embeddings": "offline", "show_progress": False}
+    local = evaluate(data, engine=CallEngine(cache=tmp_path / "local"), **options)
+    asked_here = len(stub.chat_requests)
+    stub.reset()
+    rate = 10.0
+    engine = CallEngine(cache=tmp_path / "shared", requests_per_second=rate)
+    on_ray = evaluate(data, engine=engine, backend=ray_backend, **options)
+    assert cell_values(on_ray) == cell_values(local) and asked_here > 8
+    sent = sorted(request.received_at for request in stub.chat_requests)
+    assert len(sent) == asked_here  # the metrics of a sample share their calls in its worker, as here
+    for i, start in enumerate(sent):  # all workers together keep the run's limit: a burst, then the rate
+        assert sum(1 for t in sent[i:] if t < start + 1.0) <= 2 * rate
+    calls = sum(usage["calls"] for usage in on_ray.usage.values())
+    assert calls == len(sent)
+    stub.reset()  # the answers the workers paid for are in this run's cache: a second run pays nothing
+    again = evaluate(data, engine=CallEngine(cache=tmp_path / "shared"), backend=ray_backend, **options)
+    assert cell_values(again) == cell_values(local) and stub.chat_requests == []
+    assert sum(usage["cache_hits"] for usage in again.usage.values()) >= asked_here
+
+
+def test_evaluate_backend_ray_from_the_command_line(ray_backend, tmp_path, capsys):
+    rows = tmp_path / "rows.jsonl"
+    scoring_rows(6).to_jsonl(rows)
+    assert main(["evaluate", str(rows), "--out", str(tmp_path / "local.jsonl"), "-q"]) == 0
+    assert main(["evaluate", str(rows), "--out", str(tmp_path / "ray.jsonl"), "--backend", "ray", "-q"]) == 0
+    printed = capsys.readouterr().out
+    assert "scored on Ray on this machine, 2 CPUs" in printed
+    local = EvaluationResult.load(tmp_path / "local.jsonl")
+    remote = EvaluationResult.load(tmp_path / "ray.jsonl")
+    assert cell_values(remote) == cell_values(local)
+
+
+def test_score_on_ray_keeps_the_rows_whose_target_failed(ray_backend):
+    """The target is asked from here; a question it failed keeps its error, and the others are scored in
+    the workers as they are here."""
+    data = scoring_rows(7)
+
+    def target(question: str) -> tuple[str, list[str]]:
+        if "9103" in question:
+            raise RuntimeError("the index is down")
+        port = question.split("port ")[1].split(" ")[0]
+        return f"It exposes host metrics on port {port}.", [
+            f"Port {port} serves the host exporter's metrics."
+        ]
+
+    local = score_rag(data, target, show_progress=False, cache=False)
+    on_ray = score_rag(data, target, show_progress=False, cache=False, backend=ray_backend)
+    assert cell_values(on_ray) == cell_values(local)
+    failed = on_ray.cells[3]
+    assert all("the index is down" in cell.error for cell in failed.values()) and len(failed) >= 4
+    assert not any(cell.error for row in on_ray.cells[:3] for cell in row.values())

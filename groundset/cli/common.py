@@ -91,9 +91,48 @@ LanguageOption = Annotated[
 ]
 
 
-def make_engine(cache: Path | None, no_cache: bool, max_concurrency: int, timeout: float) -> CallEngine:
+RateOption = Annotated[
+    float | None,
+    typer.Option(
+        "--requests-per-second",
+        min=0.001,
+        help="At most this many model requests a second, for the whole run (with --backend ray, all "
+        "workers together). Default: no limit but --max-concurrency.",
+    ),
+]
+
+
+def backend_option(work: str) -> object:
+    """``--backend`` of a command whose ``work`` can run as Ray tasks."""
+    return typer.Option(
+        "--backend",
+        help=f"Where {work} runs: local (this process) or ray (Ray tasks; pip install 'groundset[ray]'). "
+        "The result is the same either way.",
+    )
+
+
+RayAddressOption = Annotated[
+    str | None,
+    typer.Option(
+        "--ray-address",
+        help="With --backend ray: the Ray cluster to use (e.g. ray://head:10001, or auto); "
+        "default RAY_ADDRESS, else a Ray started on this machine.",
+    ),
+]
+
+
+def make_engine(
+    cache: Path | None,
+    no_cache: bool,
+    max_concurrency: int,
+    timeout: float,
+    requests_per_second: float | None = None,
+) -> CallEngine:
     return CallEngine(
-        cache=False if no_cache else (cache or True), max_concurrency=max_concurrency, timeout=timeout
+        cache=False if no_cache else (cache or True),
+        max_concurrency=max_concurrency,
+        timeout=timeout,
+        requests_per_second=requests_per_second,
     )
 
 

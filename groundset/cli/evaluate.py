@@ -14,7 +14,10 @@ from .common import (
     NoCacheOption,
     OnlyOption,
     QuietOption,
+    RateOption,
+    RayAddressOption,
     TimeoutOption,
+    backend_option,
     make_engine,
     out,
 )
@@ -25,6 +28,7 @@ from .summary import (
     chosen_metrics,
     gate,
     print_summary,
+    print_where,
     write_outputs,
 )
 
@@ -46,14 +50,24 @@ def evaluate(
     no_cache: NoCacheOption = False,
     max_concurrency: ConcurrencyOption = 16,
     timeout: TimeoutOption = 120.0,
+    requests_per_second: RateOption = None,
+    backend: Annotated[
+        str, backend_option("the scoring (batches of samples, with their model calls)")
+    ] = "local",
+    ray_address: RayAddressOption = None,
     quiet: QuietOption = False,
 ) -> None:
-    """Score DATA with the chosen metrics; print mean, 95% CI, n and NaN per metric, and usage."""
+    """Score DATA with the chosen metrics; print mean, 95% CI, n and NaN per metric, and usage.
+
+    With --backend ray, batches of samples are scored in Ray workers; their model calls share this run's
+    call cache and --requests-per-second limit."""
+    from ..core.backends import get_backend
     from ..samples.selection import parse_selection
     from ..scoring import EvaluationDataset
     from ..scoring import evaluate as run
 
     check_gate(fail_under)
+    runner = get_backend(backend, address=ray_address)
     selection = parse_selection(only)
     dataset = (
         EvaluationDataset.from_csv(data)
@@ -70,10 +84,12 @@ def evaluate(
         only=selection,
         llm=llm,
         embeddings=embeddings,
-        engine=make_engine(cache, no_cache, max_concurrency, timeout),
+        engine=make_engine(cache, no_cache, max_concurrency, timeout, requests_per_second),
         show_progress=not quiet,
+        backend=runner,
     )
     print_summary(result, time.perf_counter() - start)
+    print_where(runner)
     write_outputs(result, out_file, report)
     gate(result, fail_under)
 

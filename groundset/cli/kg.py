@@ -22,7 +22,9 @@ from .common import (
     LlmOption,
     NoCacheOption,
     QuietOption,
+    RayAddressOption,
     TimeoutOption,
+    backend_option,
     err,
     make_engine,
     out,
@@ -93,21 +95,9 @@ def build(
     force: ForceOption = False,
     backend: Annotated[
         str,
-        typer.Option(
-            "--backend",
-            help="Where per-text work (splitting, phrases, entities, summaries, relationship partitions) "
-            "runs: local (this process) or ray (Ray tasks; pip install 'groundset[ray]'). The graph is the "
-            "same either way.",
-        ),
+        backend_option("per-text work (splitting, phrases, entities, summaries, relationship partitions)"),
     ] = "local",
-    ray_address: Annotated[
-        str | None,
-        typer.Option(
-            "--ray-address",
-            help="With --backend ray: the Ray cluster to use (e.g. ray://head:10001, or auto); "
-            "default RAY_ADDRESS, else a Ray started on this machine.",
-        ),
-    ] = None,
+    ray_address: RayAddressOption = None,
 ) -> None:
     """Load DOCS, build its knowledge graph and save it to --out.
 

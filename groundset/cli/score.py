@@ -20,7 +20,10 @@ from .common import (
     NoCacheOption,
     OnlyOption,
     QuietOption,
+    RateOption,
+    RayAddressOption,
     TimeoutOption,
+    backend_option,
     err,
     make_engine,
     out,
@@ -33,6 +36,7 @@ from .summary import (
     chosen_metrics,
     gate,
     print_summary,
+    print_where,
     write_outputs,
 )
 
@@ -96,22 +100,32 @@ def score(
     no_cache: NoCacheOption = False,
     max_concurrency: ConcurrencyOption = 16,
     timeout: TimeoutOption = 120.0,
+    requests_per_second: RateOption = None,
+    backend: Annotated[
+        str, backend_option("the scoring of the answers (batches of samples, with their model calls)")
+    ] = "local",
+    ray_address: RayAddressOption = None,
     quiet: QuietOption = False,
 ) -> None:
     """Ask the --target RAG system every question of the test set, score its answers and print the summary;
     optionally write the run and an HTML report, and exit 1 when a metric misses its --fail-under value
-    or the target failed on more questions than --max-target-errors allows."""
+    or the target failed on more questions than --max-target-errors allows.
+
+    With --backend ray, the answers are scored in Ray workers (the target is asked from here); their model
+    calls share this run's call cache and --requests-per-second limit."""
+    from ..core.backends import get_backend
     from ..samples.selection import parse_selection
     from ..scoring.score_rag import GraphMismatchWarning, as_dataset, score_rag
 
     check_gate(fail_under)
+    runner = get_backend(backend, address=ray_address)
     selection = parse_selection(only)
     if selection:
         # Said (or refused, when it keeps nothing) before the target is built. score_rag reads the file
         # again, given its path: the header names the graph the test set was written from.
         out.print(f"scoring {selection.describe(as_dataset(testset))}")
     chosen = chosen_metrics(metrics) or None
-    engine = make_engine(cache, no_cache, max_concurrency, timeout)
+    engine = make_engine(cache, no_cache, max_concurrency, timeout, requests_per_second)
     http = {
         "question_field": question_field,
         "response_field": response_field,
@@ -134,8 +148,10 @@ def score(
             target_concurrency=target_concurrency,
             target_timeout=target_timeout,
             show_progress=not quiet,
+            backend=runner,
         )
     print_summary(result, time.perf_counter() - start)
+    print_where(runner)
     write_outputs(result, out_file, report)
     gate(result, fail_under, max_target_errors)
 

@@ -151,3 +151,10 @@ def _seconds(value: float) -> str:
     if math.isnan(value):
         return "-"
     return f"{value * 1000:.0f} ms" if value < 1 else f"{value:.2f} s"
+
+
+def print_where(backend: object) -> None:
+    """Where the scoring ran, when not in this process: "scored on Ray on this machine, 2 CPUs"."""
+    describe = getattr(backend, "describe", None)
+    if describe is not None:
+        out.print(f"scored on {describe()}")

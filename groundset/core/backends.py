@@ -160,13 +160,18 @@ class RayBackend(CutsBatches):
         else:
             stored = self._ray.put(shared)  # once in the object store; each task reads it there (no copy)
             refs = [remote.remote(batch, stored) for batch in batches]
-        if progress is not None:  # heard as the tasks finish, in any order
-            sizes = {ref: len(batch) for ref, batch in zip(refs, batches, strict=True)}
-            waiting = list(refs)
-            while waiting:
-                done, waiting = self._ray.wait(waiting, num_returns=1)
-                progress(sizes[done[0]])
-        return list(self._ray.get(refs))
+        try:
+            if progress is not None:  # heard as the tasks finish, in any order
+                sizes = {ref: len(batch) for ref, batch in zip(refs, batches, strict=True)}
+                waiting = list(refs)
+                while waiting:
+                    done, waiting = self._ray.wait(waiting, num_returns=1)
+                    progress(sizes[done[0]])
+            return list(self._ray.get(refs))
+        except BaseException:  # a failed batch or Ctrl-C: the other tasks are not left running
+            for ref in refs:
+                self._ray.cancel(ref)
+            raise
 
     def batch_size(self, count: int) -> int:
         # At least two tasks a CPU when the items allow, so 277 documents do not make one task.

@@ -563,8 +563,9 @@ def _filters(label: str | None, before: float | None) -> tuple[str, list[Any]]:
 
 
 def open_cache(cache: bool | str | Path | CallCache | None) -> CallCache | None:
-    """``True``/``None`` -> default dir; ``False`` -> no cache; a path -> that dir."""
-    if isinstance(cache, CallCache):
+    """``True``/``None`` -> default dir; ``False`` -> no cache; a path -> that dir. A ``CallCache`` is taken
+    as it is, and so is a store with its asynchronous methods (a Ray worker's ``SharedCache``)."""
+    if isinstance(cache, CallCache) or all(hasattr(cache, m) for m in ("aget", "aget_many", "written")):
         return cache
     if cache is False:
         return None

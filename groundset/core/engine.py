@@ -71,6 +71,8 @@ class CallEngine:
 
     ``cache``: True (default dir), False (off), or a directory. ``timeout`` is per request,
     in seconds (None: no limit). ``prices``: model name -> (USD per 1M input, per 1M output).
+    ``rate_limiter``: an object whose ``aacquire()`` each request awaits first (instead of a limiter of
+    ``requests_per_second`` in this process: Ray workers share the run's limit, see ``ray_calls``).
     """
 
     def __init__(
@@ -83,6 +85,7 @@ class CallEngine:
         retry: RetryPolicy | None = None,
         prices: dict[str, tuple[float, float]] | None = None,
         embedding_batch_size: int = 256,
+        rate_limiter: Any = None,
     ) -> None:
         if max_concurrency < 1:
             raise ValueError(f"max_concurrency must be >= 1, got {max_concurrency}")
@@ -97,8 +100,8 @@ class CallEngine:
         self.prices = {**DEFAULT_PRICES, **(prices or {})}
         self.embedding_batch_size = embedding_batch_size
         self.usage = Usage()
-        self._rps = requests_per_second
-        self._limiter: Any = None
+        self.requests_per_second = requests_per_second
+        self._limiter: Any = rate_limiter  # anything with ``async aacquire()``; made from the rate when None
         self._slots: dict[str, asyncio.Semaphore] = {}  # per kind of request: "chat", "embeddings"
         self._width: dict[str, int] = {}  # requests of a kind allowed in flight now (narrowed on timeouts)
         self._held: list[asyncio.Task[None]] = []
@@ -249,7 +252,7 @@ class CallEngine:
             await _acquire(slots, kept)
             keep = False
             try:
-                if self._rps is not None:
+                if self.requests_per_second is not None or self._limiter is not None:
                     await self._rate_limiter().aacquire()
                 self.record(stage, calls=1)
                 try:
@@ -319,11 +322,12 @@ class CallEngine:
         if self._limiter is None:
             from langchain_core.rate_limiters import InMemoryRateLimiter
 
-            assert self._rps is not None
+            rps = self.requests_per_second
+            assert rps is not None
             self._limiter = InMemoryRateLimiter(
-                requests_per_second=self._rps,
-                check_every_n_seconds=min(0.05, 0.5 / self._rps),
-                max_bucket_size=max(1.0, self._rps),
+                requests_per_second=rps,
+                check_every_n_seconds=min(0.05, 0.5 / rps),
+                max_bucket_size=max(1.0, rps),
             )
         return self._limiter
 

@@ -231,18 +231,19 @@ def model_parameters(model: Any) -> dict[str, Any]:
     for key, value in params.items():
         if value is None or key in _VOLATILE or is_secret_field(key) or isinstance(value, SecretStr):
             continue  # None: unset, so a new optional field in a library update changes no identity
-        if _is_plain(value):
+        if is_plain(value):
             clean[key] = _without_secrets(value)
     return clean
 
 
-def _is_plain(value: Any) -> bool:
+def is_plain(value: Any) -> bool:
+    """A setting JSON can hold (str, number, bool, None, and lists and dicts of them)."""
     if value is None or isinstance(value, str | int | float | bool):
         return True
     if isinstance(value, list | tuple):
-        return all(_is_plain(v) for v in value)
+        return all(is_plain(v) for v in value)
     if isinstance(value, dict):
-        return all(isinstance(k, str) and _is_plain(v) for k, v in value.items())
+        return all(isinstance(k, str) and is_plain(v) for k, v in value.items())
     return False
 
 

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..core.aio import run_sync
+from ..core.backends import Backend, RayBackend, get_backend
 from ..core.engine import CallEngine, being_cancelled
 from ..core.errors import ConfigError, OfflineUnsupported
 from ..core.frozen_heap import frozen_heap
@@ -47,9 +48,14 @@ async def aevaluate(
     raise_exceptions: bool = False,
     show_progress: bool = True,
     cache: Any = True,
+    backend: str | Backend | None = None,
 ) -> EvaluationResult:
     """Score ``dataset`` with ``metrics`` (default: see ``default_metrics``). Required columns are checked
     for every metric and row before any call.
+
+    ``backend="ray"`` (or a ``RayBackend``) scores batches of samples in Ray workers, with this run's
+    call cache and requests-per-second limit shared by all of them (see ``on_ray``); the scores are the
+    ones scored here.
 
     ``only`` scores just the samples a selection keeps (``["reviewed", "tag=critical"]``, as ``--only``
     takes them; see ``groundset.samples.selection``): rows of a groundset test set, or your own rows that
@@ -71,10 +77,11 @@ async def aevaluate(
                 "system on each user_input and add its response and retrieved_contexts)"
             )
         raise ConfigError("the dataset cannot be scored as asked:\n  " + "\n  ".join(problems) + hint)
+    runner = get_backend(backend)
     engine = engine or CallEngine(cache=cache, max_concurrency=max_concurrency, timeout=timeout)
     ctx = ScoringContext(resolve_llm(llm).model, resolve_embeddings(embeddings).model, engine)
-    cells, usage = await score_cells(
-        dataset, metrics, ctx, raise_exceptions=raise_exceptions, show_progress=show_progress
+    cells, usage = await score_on(
+        runner, dataset, metrics, ctx, raise_exceptions=raise_exceptions, show_progress=show_progress
     )
     notes = {m.name: note for m in metrics if (note := m.run_note(ctx))}
     if selected:
@@ -137,6 +144,21 @@ async def score_cells(
         {f"{m.name}.embed": vars(usage[f"{m.stage}.embed"]) for m in metrics if m.needs_embeddings}
     )
     return cells, by_metric
+
+
+async def score_on(
+    backend: Backend,
+    dataset: EvaluationDataset,
+    metrics: Sequence[Metric],
+    ctx: ScoringContext,
+    **options: Any,
+) -> tuple[list[dict[str, Cell]], dict[str, dict[str, float]]]:
+    """``score_cells`` here, or in Ray workers when ``backend`` is Ray (same cells either way)."""
+    if isinstance(backend, RayBackend):
+        from .on_ray import score_cells_on_ray
+
+        return await score_cells_on_ray(backend, dataset, metrics, ctx, **options)
+    return await score_cells(dataset, metrics, ctx, **options)
 
 
 def cell_error(exc: BaseException) -> str:

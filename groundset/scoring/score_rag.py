@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.aio import run_sync
+from ..core.backends import Backend, get_backend
 from ..core.engine import CallEngine, being_cancelled
 from ..core.errors import ConfigError
 from ..core.models import resolve_embeddings, resolve_llm
@@ -25,7 +26,7 @@ from ..samples.dataset import EvaluationDataset
 from ..samples.evaluation import SingleTurnSample
 from ..samples.selection import Selection, parse_selection
 from ..samples.testset import Testset
-from .evaluate import cell_error, default_metrics, score_cells
+from .evaluate import cell_error, default_metrics, score_on
 from .metric import Metric, ScoringContext
 from .result import Cell, EvaluationResult, TargetCall, metric_names
 from .run_judges import judges_of
@@ -80,8 +81,10 @@ async def ascore_rag(
     raise_exceptions: bool = False,
     show_progress: bool = True,
     cache: Any = True,
+    backend: str | Backend | None = None,
 ) -> EvaluationResult:
-    """Ask ``target`` every question of ``testset``, then score the answers with ``metrics``.
+    """Ask ``target`` every question of ``testset``, then score the answers with ``metrics``
+    (``backend="ray"``: scored in Ray workers, as ``evaluate`` does; the target is asked from here).
 
     ``target``: a function ``f(question)`` (sync or async) returning a :class:`RagAnswer`, a dict
     (``response``, ``retrieved_contexts``, optional ``retrieved_context_ids``) or a
@@ -114,6 +117,7 @@ async def ascore_rag(
     metrics = list(metrics) if metrics is not None else default_metrics(dataset)
     metric_names(metrics)
     _check_columns(dataset, metrics)
+    runner = get_backend(backend)  # before the first question: a Ray that cannot start is said at once
     engine = engine or CallEngine(cache=cache, max_concurrency=max_concurrency, timeout=timeout)
     if getattr(chosen, "engine", False) is None:
         chosen.engine = engine  # the baseline's LLM answers share the run's engine and cache
@@ -128,8 +132,14 @@ async def ascore_rag(
     names = metric_names(metrics)
     preset = _preset_cells(answered, metrics, calls)
     ctx = ScoringContext(resolve_llm(llm).model, resolve_embeddings(embeddings).model, engine)
-    cells, usage = await score_cells(
-        answered, metrics, ctx, preset=preset, raise_exceptions=raise_exceptions, show_progress=show_progress
+    cells, usage = await score_on(
+        runner,
+        answered,
+        metrics,
+        ctx,
+        preset=preset,
+        raise_exceptions=raise_exceptions,
+        show_progress=show_progress,
     )
     usage["target"] = vars(target_usage)
     notes = {m.name: note for m in metrics if (note := m.run_note(ctx))}
