@@ -156,11 +156,12 @@ class KnowledgeGraph:
         nodes: list[str],
         pairs: Iterable[tuple[int, int, float, Any]] = (),
         *,
-        columns: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+        columns: tuple[Any, ...] | None = None,
     ) -> int:
         """Add symmetric edges at once: ``pairs`` of (i, j, score, shared items or None) over positions in
-        ``nodes`` (the relationship builders' output), or ``columns`` (i, j, score) arrays of edges without
-        shared items; returns how many."""
+        ``nodes``, or ``columns``: arrays (i, j, score), with (shared, items) after them for edges with shared
+        items (``shared``: each edge's number in the ``items`` tuples, as ``overlap_pair_arrays`` gives);
+        returns how many."""
         kind = EdgeKind(kind)
         if kind not in SYMMETRIC:
             raise ValueError(f"add_relations takes similar or overlap edges, not {kind.value}")

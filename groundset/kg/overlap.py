@@ -39,6 +39,8 @@ _WRAPPERS = " \t\r\n`'\"“”‘’"  # stripped from surface forms: "`PromQL`"
 _SEPARATORS = re.compile(r"[^\w+#]+|_+")
 
 Pair = tuple[int, int, float, list[str]]
+#: (i, j, score, number of the shared-items tuple, the tuples): see ``overlap_pair_arrays``.
+OverlapColumns = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[tuple[str, ...]]]
 
 
 def normalise_item(text: str) -> str:
@@ -81,7 +83,15 @@ class _Prepared:
     stop_items: list[str]  # most common surface form of each stop item, most frequent first
 
 
-def overlap_pairs(
+def overlap_pairs(item_sets: Sequence[Sequence[str]], **options: Any) -> list[Pair]:
+    """``(i, j, jaccard, shared surface forms of i)`` for node pairs sharing >= ``min_shared`` items, sorted
+    by (i, j): ``overlap_pair_arrays`` (same options) as one tuple per pair."""
+    lo, hi, scores, shared, items = overlap_pair_arrays(item_sets, **options)
+    rows = zip(lo.tolist(), hi.tolist(), scores.tolist(), shared.tolist(), strict=True)
+    return [(i, j, score, list(items[number])) for i, j, score, number in rows]
+
+
+def overlap_pair_arrays(
     item_sets: Sequence[Sequence[str]],
     *,
     min_shared: int = 1,
@@ -92,21 +102,25 @@ def overlap_pairs(
     max_df_cap: int = 500,
     max_pairs_per_node: int | None = 20,
     map_batches: Callable[..., list[Any]] | None = None,
-) -> list[Pair]:
-    """``(i, j, jaccard, shared surface forms of i)`` for node pairs sharing >= ``min_shared`` items.
+) -> OverlapColumns:
+    """Node pairs sharing >= ``min_shared`` items, as columns sorted by (i, j): i, j, their jaccard score,
+    and the number in ``items`` of the items they share (as node i wrote them, sorted), each distinct tuple
+    listed once: a million pairs as tuples with lists would take 200 MB, and most pairs share one of a few
+    thousand tuples.
 
     A pair is kept if it is among the ``max_pairs_per_node`` best (score, then lower index) of either
-    endpoint. Output sorted by (i, j). ``fuzzy_threshold=None`` matches normalised items exactly.
-    ``map_batches`` (``Backend.map_batches``): where the row blocks are scored, e.g. on Ray; the same pairs.
+    endpoint. ``fuzzy_threshold=None`` matches normalised items exactly. ``map_batches``
+    (``Backend.map_batches``): where the row blocks are scored, e.g. on Ray; the same pairs.
     """
     _check(min_shared, min_score, fuzzy_threshold, max_df, max_pairs_per_node)
     with _gc_paused():
         prep = _prepare(item_sets, fuzzy_threshold, max_df, min_df_cap, max_df_cap)
         if prep.incidence.shape[0] < 2 or prep.incidence.nnz == 0:
-            return []
+            empty = np.zeros(0, dtype=np.int64)
+            return empty, empty, np.zeros(0, dtype=np.float64), np.zeros(0, dtype=np.int32), []
         lo, hi, scores = _scored_pairs(prep.incidence, min_shared, min_score, max_pairs_per_node, map_batches)
-        shared = _shared_surfaces(prep, lo, hi)
-        return list(zip(lo.tolist(), hi.tolist(), scores.tolist(), shared, strict=True))
+        shared, items = _shared_surfaces(prep, lo, hi)
+        return lo, hi, scores, shared, items
 
 
 def frequent_items(
@@ -310,8 +324,11 @@ def block_pairs(
     return found
 
 
-def _shared_surfaces(prep: _Prepared, lo: np.ndarray, hi: np.ndarray) -> list[list[str]]:
-    """Shared items of each pair as node lo wrote them, sorted; one sparse product, no per-pair sets."""
+def _shared_surfaces(
+    prep: _Prepared, lo: np.ndarray, hi: np.ndarray
+) -> tuple[np.ndarray, list[tuple[str, ...]]]:
+    """Shared items of each pair as node lo wrote them, sorted: per pair the number of its tuple, and the
+    distinct tuples in the order they first appear. One sparse product, no per-pair sets."""
     inc = prep.incidence
     both = inc[lo].multiply(inc[hi]).tocsr()
     both.sort_indices()
@@ -320,9 +337,14 @@ def _shared_surfaces(prep: _Prepared, lo: np.ndarray, hi: np.ndarray) -> list[li
     keys = np.repeat(np.arange(inc.shape[0]), np.diff(inc.indptr)) * width + inc.indices
     at = np.searchsorted(keys, lo[pair] * width + both.indices)
     at = at[np.lexsort((prep.ranks[at], pair))]
+    del pair, keys
     names = prep.surfaces[at].tolist()
     ends = both.indptr.tolist()
-    return [names[s:e] for s, e in zip(ends[:-1], ends[1:], strict=True)]
+    numbers = np.empty(lo.size, dtype=np.int32)
+    found: dict[tuple[str, ...], int] = {}
+    for place, (start, end) in enumerate(zip(ends[:-1], ends[1:], strict=True)):
+        numbers[place] = found.setdefault(tuple(names[start:end]), len(found))
+    return numbers, list(found)
 
 
 def _row_topk(rows: np.ndarray, cols: np.ndarray, q: np.ndarray, height: int, limit: int) -> np.ndarray:

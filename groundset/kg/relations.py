@@ -186,19 +186,28 @@ class Relations:
         return len(left)
 
     def add_columns(
-        self, kind: str, nodes: Sequence[str], first: np.ndarray, second: np.ndarray, scores: np.ndarray
+        self,
+        kind: str,
+        nodes: Sequence[str],
+        first: np.ndarray,
+        second: np.ndarray,
+        scores: np.ndarray,
+        shared: np.ndarray | None = None,
+        shared_items: Sequence[tuple[str, ...]] = (),
     ) -> int:
-        """Add edges without shared items given as columns of positions in ``nodes`` and their scores (no
-        tuple per edge: a million similarity pairs)."""
+        """Add edges given as columns of positions in ``nodes``, their scores and (optionally) the number
+        of each edge's shared items in ``shared_items``: no tuple per edge (a million similarity pairs)."""
         rank = np.empty(len(nodes), dtype=np.int64)
         rank[sorted(range(len(nodes)), key=nodes.__getitem__)] = np.arange(len(nodes))
         swap = rank[first] > rank[second]  # the smaller id first
         low, high = np.where(swap, second, first), np.where(swap, first, second)
         numbers = self._numbers(nodes)
         if len(low):
-            shared = np.full(len(low), NO_SHARED, dtype=np.int64)
             self._table(kind).extend(
-                numbers[low], numbers[high], np.asarray(scores, dtype=np.float64), shared
+                numbers[low],
+                numbers[high],
+                np.asarray(scores, dtype=np.float64),
+                self._shared_numbers_of(shared, shared_items, len(low)),
             )
         return len(low)
 
@@ -214,11 +223,17 @@ class Relations:
     ) -> None:
         """Add saved edges (``source``, ``target``: places in ``nodes``; ``shared``: in ``shared_items``)."""
         numbers = self._numbers(nodes)
-        items = np.fromiter(
-            (self.shared_number(t) for t in shared_items), dtype=np.int64, count=len(shared_items)
-        )
-        mapped = np.where(shared >= 0, items[np.maximum(shared, 0)] if len(items) else NO_SHARED, NO_SHARED)
+        mapped = self._shared_numbers_of(shared, shared_items, len(source))
         self._table(kind).extend(numbers[source], numbers[target], score, mapped)
+
+    def _shared_numbers_of(
+        self, shared: np.ndarray | None, items: Sequence[tuple[str, ...]], count: int
+    ) -> np.ndarray:
+        """Edges' numbers in ``items`` (-1: none) as numbers in this store's ``shared_items``."""
+        if shared is None or not len(items):
+            return np.full(count, NO_SHARED, dtype=np.int64)
+        ours = np.fromiter((self.shared_number(t) for t in items), dtype=np.int64, count=len(items))
+        return np.where(shared >= 0, ours[np.maximum(shared, 0)], NO_SHARED)
 
     def remove_kind(self, kind: str) -> int:
         table = self._tables.pop(kind, None)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .graph import EdgeKind, KnowledgeGraph, NodeKind
-from .overlap import overlap_pairs
+from .overlap import overlap_pair_arrays
 from .similarity import similar_pair_arrays
 from .transform import BuildContext, StageReport, Transform
 
@@ -90,14 +90,14 @@ class OverlapBuilder(Transform):
         with ctx.progress.stage(self.name, len(nodes)) as advance:
             kg.remove_edges(self.edge_kind, among=nodes)
             items = [list(kg.get(n)[self.property]) for n in nodes]
-            pairs = overlap_pairs(
+            pairs = overlap_pair_arrays(
                 items,
                 min_score=self.min_score,
                 max_pairs_per_node=self.max_pairs_per_node,
                 map_batches=ctx.backend.map_batches,
             )
             del items
-            kg.add_relations(self.edge_kind, list(nodes), pairs)
+            kg.add_relations(self.edge_kind, list(nodes), columns=pairs)
             report.done = len(nodes)
             for _ in nodes:
                 advance()
