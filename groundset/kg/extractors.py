@@ -19,8 +19,9 @@ from ..core.backends import Backend
 from ..core.errors import PromptOutputError
 from ..core.models import is_offline
 from ..text.entities import EntityExtractor
+from ..text.language import languages_of
 from ..text.markdown import structural_headings
-from ..text.phrases import PhraseModel
+from ..text.phrases import PhraseInputs, PhraseModel, phrase_inputs
 from ..text.textrank import textrank_summary
 from .facts_batch import BATCH_CHARS, BATCH_PASSAGES, ChunkBatch, ChunkFactsBatchPrompt, batches
 from .graph import KnowledgeGraph, NodeKind
@@ -208,18 +209,28 @@ class ChunkFactsExtractor(Transform):
     def _offline(self, kg: KnowledgeGraph, nodes: Sequence[str], ctx: BuildContext) -> StageReport:
         report = self.report(nodes)
         chunks = kg.nodes(NodeKind.CHUNK)
-        texts = [kg.get(c)["text"] for c in nodes]  # markdown: the offline extractors strip it themselves
-        langs = languages(kg, nodes)
-        with ctx.progress.stage("chunk phrases", len(chunks)) as advance:
-            keyphrases, themes = _corpus_phrases(
-                kg, chunks, nodes, keyphrases=8, themes=4, backend=ctx.backend, progress=advance
+        at = {node: i for i, node in enumerate(chunks)}
+        # Phrases are ranked over every chunk; entities follow rules on the chunk alone, and are kept when
+        # present (an update keeps them). Both come from one reading of each chunk (one Markdown parse).
+        wanted = {node for node in nodes if "entities" not in kg.get(node)}
+        texts = [kg.get(c)["text"] for c in chunks]  # markdown: the offline extractors strip it themselves
+        items = [
+            (text, code, node in wanted)
+            for node, text, code in zip(
+                chunks, texts, languages_of(texts, languages(kg, chunks)), strict=True
             )
-        # Entities follow rules on the chunk alone: kept when present (an update keeps them).
-        todo = [i for i, node in enumerate(nodes) if "entities" not in kg.get(node)]
-        pairs = [(texts[i], langs[i]) for i in todo]
-        with ctx.progress.stage("chunk entities", len(pairs)) as advance:
-            found = iter(_flat(ctx.backend.map_batches(_entities_of, pairs, progress=advance)))
-        entities = [kg.get(node)["entities"] if "entities" in kg.get(node) else next(found) for node in nodes]
+        ]
+        del texts
+        with ctx.progress.stage("chunk phrases and entities", len(chunks)) as advance:
+            parts = ctx.backend.map_batches(_chunk_facts_of, items, progress=advance)
+        del items
+        keyphrases, themes = PhraseModel().fit_rank_found(
+            [phrases for phrases, _ in parts], keyphrases=8, themes=4, rank=[at[node] for node in nodes]
+        )
+        found = _flat([entities for _, entities in parts])
+        del parts
+        entities = [kg.get(node)["entities"] if node not in wanted else found[at[node]] for node in nodes]
+        del found
         with ctx.progress.stage(self.name, len(nodes)) as advance:
             for i, node in enumerate(nodes):
                 _set_facts(
@@ -337,6 +348,16 @@ def _corpus_phrases(
 # and pure, so a batch's result does not depend on where it ran.
 def _entities_of(pairs: list[tuple[str, str | None]]) -> list[list[str]]:
     return EntityExtractor().extract_many([text for text, _ in pairs], lang=[lang for _, lang in pairs])
+
+
+def _chunk_facts_of(
+    items: list[tuple[str, str, bool]],
+) -> tuple[PhraseInputs, list[list[str] | None]]:
+    """Each chunk's phrase candidates, and the entities of those (text, language, wanted) that want them."""
+    inputs = phrase_inputs([(text, code) for text, code, _ in items])
+    wanted = [(text, code) for text, code, want in items if want]
+    found = iter(_entities_of(wanted))
+    return inputs, [next(found) if want else None for _, _, want in items]
 
 
 def _textrank_summaries(pairs: list[tuple[str, str | None]]) -> list[str]:

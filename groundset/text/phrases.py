@@ -341,9 +341,24 @@ class PhraseModel:
         ``map_batches``: where the texts' candidates are found (``Backend.map_batches``; default here)."""
         pairs = list(zip(texts, languages_of(texts, lang), strict=True))
         parts = [phrase_inputs(pairs)] if map_batches is None else map_batches(phrase_inputs, pairs)
-        counts = self._fit(*_merged(parts))
+        return self.fit_rank_found(parts, keyphrases=keyphrases, themes=themes, rank=rank)
+
+    def fit_rank_found(
+        self,
+        parts: list[PhraseInputs],
+        *,
+        keyphrases: int = 8,
+        themes: int = 5,
+        rank: Sequence[int] | None = None,
+    ) -> tuple[list[list[str]], list[list[str]]]:
+        """``fit_rank`` from candidates found already: ``phrase_inputs`` of each batch of the texts, in
+        order. For a caller that reads each text for other facts in the same pass (one Markdown parse)."""
+        per_text, seen, as_verb = _merged(parts)
+        count = len(per_text)
+        counts = self._fit(per_text, seen, as_verb)
+        del per_text, seen, as_verb
         if counts is None:
-            empty: list[list[str]] = [[] for _ in (range(len(texts)) if rank is None else rank)]
+            empty: list[list[str]] = [[] for _ in (range(count) if rank is None else rank)]
             return empty, [list(e) for e in empty]
         rows = counts if rank is None else counts[list(rank)]
         ranked = self._rank_counts(rows, keyphrases, self._bonus)
