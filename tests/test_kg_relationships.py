@@ -10,7 +10,7 @@ import pytest
 
 from groundset.kg import overlap, similarity
 from groundset.kg.overlap import frequent_items, normalise_item, overlap_pairs
-from groundset.kg.similarity import similar_pairs
+from groundset.kg.similarity import normalise_rows, rows_matrix, similar_pair_arrays, similar_pairs
 
 # ---------------------------------------------------------------- similar_pairs
 
@@ -265,3 +265,25 @@ def test_overlap_edge_cases_and_validation() -> None:
         overlap_pairs([["a"], ["a"]], max_pairs_per_node=0)
     with pytest.raises(TypeError, match="bare string"):
         overlap_pairs(["abc", "abd"])
+
+
+def test_vectors_stored_as_rows_of_one_matrix_are_searched_without_a_copy():
+    """An embedding stage (and a loaded graph) keeps each node's vector as a row of one matrix: the
+    similarity stage reads that matrix as it is. Rows in another order, or of several matrices, are copied."""
+    rng = np.random.default_rng(3)
+    matrix = rng.normal(size=(50, 16)).astype(np.float32)
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    rows = list(matrix)
+    view, copied = rows_matrix(rows[10:40])
+    assert not copied and np.shares_memory(view, matrix) and np.array_equal(view, matrix[10:40])
+    shuffled, copied = rows_matrix([rows[3], rows[1], rows[2]])
+    assert copied and not np.shares_memory(shuffled, matrix) and np.array_equal(shuffled, matrix[[3, 1, 2]])
+    mixed, copied = rows_matrix([rows[0], matrix[1].copy()])
+    assert copied and np.array_equal(mixed, matrix[:2])
+    unit, ids = normalise_rows(view)  # unit rows already: neither copied nor changed
+    assert unit is view and ids.tolist() == list(range(30))
+    scaled, _ = normalise_rows(view * 3)  # not unit: a normalised copy, the input untouched
+    assert np.allclose(scaled, view, atol=1e-6) and not np.shares_memory(scaled, view)
+    pairs = similar_pair_arrays(view, k=3, threshold=-1.0)
+    assert np.array_equal(view, matrix[10:40])  # the graph's vectors are not changed by the search
+    assert pairs[0].size > 0

@@ -8,11 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
 from .graph import EdgeKind, KnowledgeGraph, NodeKind
 from .overlap import overlap_pair_arrays
-from .similarity import similar_pair_arrays
+from .similarity import rows_matrix, similar_pair_arrays
 from .transform import BuildContext, StageReport, Transform
 
 
@@ -42,13 +40,13 @@ class SimilarityBuilder(Transform):
         with ctx.progress.stage(self.name, len(nodes)) as advance:
             kg.remove_edges(EdgeKind.SIMILAR, among=nodes)
             if len(nodes) > 1:
-                matrix = np.vstack([np.asarray(kg.get(n)[self.property], dtype=np.float32) for n in nodes])
+                matrix, copied = rows_matrix([kg.get(n)[self.property] for n in nodes])
                 pairs = similar_pair_arrays(
                     matrix,
                     k=self.k,
                     threshold=self.threshold,
                     map_batches=ctx.backend.map_batches,
-                    overwrite=True,  # our own copy: normalised in place, not copied again
+                    overwrite=copied,  # our own copy may be normalised in place; the graph's vectors not
                 )
                 del matrix  # before the edges are added: the peak of a big corpus's build is here
                 kg.add_relations(EdgeKind.SIMILAR, list(nodes), columns=pairs)

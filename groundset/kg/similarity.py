@@ -16,7 +16,7 @@ scores kept are computed again in float64, so they do not depend on how the BLAS
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -85,12 +85,39 @@ def similar_pair_arrays(
     return _undirected(ids[rows], ids[cols], scores)
 
 
+def rows_matrix(rows: Sequence[Any]) -> tuple[np.ndarray, bool]:
+    """The vectors as one float32 matrix, and whether it is a copy. Vectors that are the consecutive rows of
+    one matrix (as an embedding stage or a loaded graph stores them) come back as a view of it: a corpus of
+    100,000 chunks would otherwise copy 100 MB at the build's peak."""
+    arrays = [np.asarray(row) for row in rows]
+    base = arrays[0].base if arrays else None
+    if (
+        isinstance(base, np.ndarray)
+        and base.ndim == 2
+        and base.dtype == np.float32
+        and base.flags.c_contiguous
+        and all(a.base is base and a.ndim == 1 and a.shape[0] == base.shape[1] for a in arrays)
+    ):
+        origin, stride = base.__array_interface__["data"][0], base.strides[0]
+        places = np.fromiter(
+            (a.__array_interface__["data"][0] for a in arrays), dtype=np.int64, count=len(arrays)
+        )
+        first = (places[0] - origin) // stride
+        if (
+            np.array_equal(places, places[0] + stride * np.arange(len(arrays)))
+            and (places[0] - origin) % stride == 0
+        ):
+            return base[first : first + len(arrays)], False
+    return np.vstack([a.astype(np.float32, copy=False) for a in arrays]), True
+
+
 def normalise_rows(vectors: np.ndarray, *, overwrite: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Unit float32 rows of the usable vectors and their original indices (zero/NaN/inf rows dropped).
 
     A corpus of 100,000 chunks has a 100 MB matrix, and each whole-matrix temporary counts at the build's
     peak: the work goes by blocks of rows, and with ``overwrite`` a float32 matrix whose rows are all
-    usable is normalised in place (the caller's own copy)."""
+    usable is normalised in place (the caller's own copy). Rows that have length 1 already (as embedding
+    models give them) come back as they are: neither copied nor changed."""
     data = np.asarray(vectors)
     if data.ndim != 2:
         raise ValueError(f"similar_pairs: vectors must be a 2-D (n, d) array, got shape {data.shape}")
@@ -103,6 +130,8 @@ def normalise_rows(vectors: np.ndarray, *, overwrite: bool = False) -> tuple[np.
             finite = np.isfinite(block).all(axis=1)
             peak[start : start + ROW_BLOCK][finite] = np.abs(block[finite]).max(axis=1)
     ids = np.flatnonzero(peak > 0)
+    if data.dtype == np.float32 and ids.size == data.shape[0] and _unit_already(data):
+        return data, ids  # embeddings come normalised: used as they are, neither copied nor changed
     in_place = overwrite and data.dtype == np.float32 and ids.size == data.shape[0]
     unit = data if in_place else data[ids]
     # Scale by the largest entry first so squaring can neither overflow nor underflow in float32.
@@ -112,6 +141,15 @@ def normalise_rows(vectors: np.ndarray, *, overwrite: bool = False) -> tuple[np.
         block = unit[start : start + ROW_BLOCK]
         block /= np.linalg.norm(block, axis=1, keepdims=True)
     return unit, ids
+
+
+def _unit_already(data: np.ndarray, tolerance: float = 2e-6) -> bool:
+    """Every row has length 1 (within float32 rounding), by blocks of rows."""
+    for start in range(0, data.shape[0], ROW_BLOCK):
+        lengths = np.linalg.norm(data[start : start + ROW_BLOCK].astype(np.float64), axis=1)
+        if not np.all(np.abs(lengths - 1.0) <= tolerance):
+            return False
+    return True
 
 
 def _exact_pairs(unit: np.ndarray, k: int, threshold: float, block_size: int) -> Pairs:
