@@ -70,9 +70,7 @@ def test_a_build_stopped_in_a_stage_resumes_there_and_gives_the_same_graph(tmp_p
 
     folder = tmp_path / ".kg.checkpoint"
     relationships = whole.ran.get("block_pairs", 0) + whole.ran.get("list_topk", 0)
-    stopped = CountingBackend(
-        stop_after=total - relationships - 2
-    )  # two batches of chunk facts short
+    stopped = CountingBackend(stop_after=total - relationships - 2)  # two batches of chunk facts short
     with pytest.raises(Stopped):
         build(docs, BuildCheckpoint(folder, min_stage_seconds=0), stopped)
     assert (folder / "graph" / "graph.json").is_file()

@@ -27,6 +27,7 @@ from groundset.text.markdown import (
     structural_headings,
     tables,
 )
+from groundset.text.mdparse import memo, read_once
 from groundset.text.plaintext import plain_text
 
 ZH_DOCS = Path(__file__).parent / "data" / "zh_docs"
@@ -395,3 +396,27 @@ def test_the_plain_text_and_the_answer_passages_of_a_chunk_share_one_parse(monke
     assert any("15 days" in p.sentence for p in passages(chunk, "Storage"))
     assert parses == [chunk]
     assert mdparse.parse(chunk) is mdparse.parse(chunk.rstrip("\n"))  # the same tokens, read-only
+
+
+def test_what_a_read_once_pass_memoised_is_forgotten_after_it():
+    """The build's per-text batches share a text's parse among its readers, then let it go: kept, a
+    corpus's parses would push out what other readers need and hold memory at the build's peak."""
+    calls: list[str] = []
+
+    @memo(max_chars=10_000)
+    def length(text: str) -> int:
+        calls.append(text)
+        return len(text)
+
+    length("kept")
+    with read_once():
+        assert length("batch") == length("batch") == 5  # read twice inside, computed once
+        length("kept")  # known before: a hit, and still known after
+        with read_once():  # inside another, the outer one forgets
+            length("nested")
+        length("nested")
+    assert calls == ["kept", "batch", "nested"]
+    length("kept")
+    length("batch")
+    length("nested")
+    assert calls == ["kept", "batch", "nested", "batch", "nested"]

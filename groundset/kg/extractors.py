@@ -10,17 +10,16 @@ one, lets the text tools detect it).
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from ..core.backends import Backend
 from ..core.errors import PromptOutputError
 from ..core.models import is_offline
 from ..text.entities import EntityExtractor
 from ..text.language import languages_of
 from ..text.markdown import structural_headings
+from ..text.mdparse import read_once
 from ..text.phrases import PhraseInputs, PhraseModel, phrase_inputs
 from ..text.textrank import textrank_summary
 from .facts_batch import BATCH_CHARS, BATCH_PASSAGES, ChunkBatch, ChunkFactsBatchPrompt, batches
@@ -127,16 +126,27 @@ class SummaryExtractor(Transform):
         """TextRank summaries (a summary already there is kept) and themes ranked over the corpus."""
         report = self.report(nodes)
         documents = kg.nodes(NodeKind.DOCUMENT)
-        with ctx.progress.stage("document phrases", len(documents)) as advance:
-            _, themes_of = _corpus_phrases(
-                kg, documents, nodes, keyphrases=0, themes=5, backend=ctx.backend, progress=advance
-            )
-        # A summary already there is kept (it depends on its document alone; an update drops themes only).
-        todo = [node for node in nodes if not kg.get(node).get("summary")]
-        pairs = list(zip([kg.get(n)["text"] for n in todo], languages(kg, todo), strict=True))
-        with ctx.progress.stage("TextRank summaries", len(pairs)) as advance:
-            summaries = _flat(ctx.backend.map_batches(_textrank_summaries, pairs, progress=advance))
-        made = dict(zip(todo, summaries, strict=True))
+        # Themes are ranked over every document; a summary already there is kept (it depends on its
+        # document alone; an update drops themes only). Both come from one reading of each document.
+        todo = {node for node in nodes if not kg.get(node).get("summary")}
+        texts = [kg.get(d)["text"] for d in documents]
+        given = languages(kg, documents)
+        codes = languages_of(texts, given)
+        items = [
+            (text, code, lang, node in todo)
+            for node, text, code, lang in zip(documents, texts, codes, given, strict=True)
+        ]
+        del texts
+        with ctx.progress.stage("document phrases and summaries", len(documents)) as advance:
+            parts = ctx.backend.map_batches(_document_facts_of, items, progress=advance)
+        del items
+        at = {node: i for i, node in enumerate(documents)}
+        _, themes_of = PhraseModel().fit_rank_found(
+            [phrases for phrases, _ in parts], keyphrases=0, themes=5, rank=[at[node] for node in nodes]
+        )
+        found = _flat([summaries for _, summaries in parts])
+        del parts
+        made = {node: found[at[node]] for node in todo}
         with ctx.progress.stage(self.name, len(nodes)) as advance:
             for node, themes in zip(nodes, themes_of, strict=True):
                 summary = kg.get(node).get("summary") or made[node]
@@ -317,51 +327,27 @@ def _clean_items(items: Sequence[str]) -> list[str]:
     return list(seen.values())
 
 
-def _corpus_phrases(
-    kg: KnowledgeGraph,
-    corpus: Sequence[str],
-    nodes: Sequence[str],
-    *,
-    keyphrases: int,
-    themes: int,
-    backend: Backend,
-    progress: Callable[[int], None] | None = None,
-) -> tuple[list[list[str]], list[list[str]]]:
-    """The keyphrases and themes of ``nodes`` by a phrase model fitted on the texts of all of ``corpus``
-    (every document, or every chunk: themes are what a few of them share), in one pass; each text's
-    candidates are found on ``backend`` (``progress`` hears of each batch), the model is fitted here."""
-    at = {node: i for i, node in enumerate(corpus)}
-    texts = [kg.get(node)["text"] for node in corpus]
-    model = PhraseModel()
-    rank = [at[node] for node in nodes]
-    return model.fit_rank(
-        texts,
-        languages(kg, corpus),
-        keyphrases=keyphrases,
-        themes=themes,
-        rank=rank,
-        map_batches=functools.partial(backend.map_batches, progress=progress),
-    )
-
-
-# Work on a batch of (text, language) pairs that runs wherever the build's backend puts it: module-level
+# Work on a batch of texts that runs wherever the build's backend puts it: module-level
 # and pure, so a batch's result does not depend on where it ran.
-def _entities_of(pairs: list[tuple[str, str | None]]) -> list[list[str]]:
-    return EntityExtractor().extract_many([text for text, _ in pairs], lang=[lang for _, lang in pairs])
-
-
 def _chunk_facts_of(
     items: list[tuple[str, str, bool]],
 ) -> tuple[PhraseInputs, list[list[str] | None]]:
     """Each chunk's phrase candidates, and the entities of those (text, language, wanted) that want them."""
-    inputs = phrase_inputs([(text, code) for text, code, _ in items])
-    wanted = [(text, code) for text, code, want in items if want]
-    found = iter(_entities_of(wanted))
-    return inputs, [next(found) if want else None for _, _, want in items]
+    with read_once():  # both read a chunk's one parse; later stages read other texts
+        inputs = phrase_inputs([(text, code) for text, code, _ in items])
+        wanted = [(text, code) for text, code, want in items if want]
+        found = iter(EntityExtractor().extract_many([t for t, _ in wanted], lang=[c for _, c in wanted]))
+        return inputs, [next(found) if want else None for _, _, want in items]
 
 
-def _textrank_summaries(pairs: list[tuple[str, str | None]]) -> list[str]:
-    return [textrank_summary(text, lang=lang) for text, lang in pairs]
+def _document_facts_of(
+    items: list[tuple[str, str, str | None, bool]],
+) -> tuple[PhraseInputs, list[str | None]]:
+    """Each document's phrase candidates, and the TextRank summary of those (text, language, language
+    given, wanted) that want one."""
+    with read_once():
+        inputs = phrase_inputs([(text, code) for text, code, _, _ in items])
+        return inputs, [textrank_summary(text, lang=lang) if want else None for text, _, lang, want in items]
 
 
 def _flat(batches: list[list[Any]]) -> list[Any]:

@@ -15,6 +15,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -28,7 +29,16 @@ from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-__all__ = ["YAML_KEY", "Segment", "heading_inlines", "inline_segments", "memo", "parse", "strip_attributes"]
+__all__ = [
+    "YAML_KEY",
+    "Segment",
+    "heading_inlines",
+    "inline_segments",
+    "memo",
+    "parse",
+    "read_once",
+    "strip_attributes",
+]
 
 _SLICE = 4096  # inline text is parsed in slices of at most this many characters
 _NORMAL_COST = 1.6  # estimated work per character up to which a slice always gets the full parser
@@ -266,6 +276,28 @@ _HTML_ELEMENTS = _WORD_BREAKING | {
 }  # fmt: skip
 
 
+_scope = threading.local()  # ``learnt``: the (memo, key) entries a ``read_once`` block added, in this thread
+
+
+@contextmanager
+def read_once() -> Iterator[None]:
+    """Inside, the memos work as usual, and what they learn there is forgotten at the end.
+
+    For a pass that reads each text of a corpus once (the build's per-text batches): within a batch the
+    readers of one text share its parse, but kept afterwards its entries would only push out those other
+    readers need, and hold a hundred megabytes at a large build's peak."""
+    if getattr(_scope, "learnt", None) is not None:  # inside another: that one forgets
+        yield
+        return
+    _scope.learnt = []
+    try:
+        yield
+    finally:
+        learnt, _scope.learnt = _scope.learnt, None
+        for cache, key in learnt:
+            cache.forget(key)
+
+
 class _Memo:
     """A thread-safe LRU bounded by the characters it holds: several stages read the same texts."""
 
@@ -285,10 +317,19 @@ class _Memo:
                 if key not in self.items:
                     self.items[key] = (value, size)
                     self.chars += size
+                    learnt = getattr(_scope, "learnt", None)
+                    if learnt is not None:
+                        learnt.append((self, key))
                 while self.chars > self.max_chars:
                     _, (_, dropped) = self.items.popitem(last=False)
                     self.chars -= dropped
         return value
+
+    def forget(self, key: Hashable) -> None:
+        with self.lock:
+            entry = self.items.pop(key, None)
+            if entry is not None:
+                self.chars -= entry[1]
 
 
 def memo(max_chars: int) -> Callable[[Callable[[str], Any]], Callable[[str], Any]]:
