@@ -10,7 +10,8 @@ import pytest
 
 from groundset.kg import overlap, similarity
 from groundset.kg.overlap import frequent_items, normalise_item, overlap_pairs
-from groundset.kg.similarity import normalise_rows, rows_matrix, similar_pair_arrays, similar_pairs
+from groundset.kg.similarity import normalise_rows, similar_pair_arrays, similar_pairs
+from groundset.kg.vectors import rows_matrix
 
 # ---------------------------------------------------------------- similar_pairs
 

@@ -25,6 +25,7 @@ from ..core.atomic import atomic_directory, check_output_dir
 from ..core.errors import ConfigError
 from .graph import SYMMETRIC, VECTOR_PROPERTIES, KnowledgeGraph, NodeKind
 from .relations import Relations
+from .vectors import rows_matrix
 
 FORMAT = "groundset-kg"
 VERSION = 2
@@ -71,8 +72,10 @@ def save_graph(kg: KnowledgeGraph, directory: str | Path, *, force: bool = False
             dims = {np.shape(row) for row in rows}
             if len(dims) != 1:
                 raise ValueError(f"cannot save property {name!r}: vectors of different shapes {sorted(dims)}")
-            matrix = np.vstack([np.asarray(row, dtype=np.float32) for row in rows])
+            matrix, _ = rows_matrix(rows)  # the embedding stage's matrix itself where it can be
+            del rows
             _write_array(staging / f"{name}.npy", matrix)
+            del matrix
             header["vectors"][name] = {"file": f"{name}.npy", "ids": ids}
         header["relations"] = _save_relations(kg.relations, order, staging / RELATIONS_FILE)
         text = json.dumps(header, ensure_ascii=False, indent=1, default=_json_default)
@@ -112,9 +115,8 @@ def _save_relations(relations: Relations, order: list[str], path: Path) -> dict[
         columns[f"{kind}.shared"] = np.where(shared >= 0, renumber[np.maximum(shared, 0)], -1).astype(
             np.int32
         )
-    buffer = io.BytesIO()
-    np.savez(buffer, **columns)
-    path.write_bytes(buffer.getvalue())
+    with open(path, "wb") as out:  # straight to the file: a buffer would hold the columns twice more
+        np.savez(out, **columns)
     return {
         "file": path.name,
         "kinds": kinds,

@@ -10,8 +10,9 @@ from collections.abc import Sequence
 
 from .graph import EdgeKind, KnowledgeGraph, NodeKind
 from .overlap import overlap_pair_arrays
-from .similarity import rows_matrix, similar_pair_arrays
+from .similarity import similar_pair_arrays
 from .transform import BuildContext, StageReport, Transform
+from .vectors import rows_matrix
 
 
 class SimilarityBuilder(Transform):
