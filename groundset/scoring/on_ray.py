@@ -106,7 +106,8 @@ async def score_cells_on_ray(
     engine = ctx.engine
     broker = start_broker(engine.cache, engine.requests_per_second)
     running = max(1, min(len(batches), backend.cpus()))
-    ship_models([ctx.llm, ctx.embeddings, *(m.llm for m in metrics), *(m.embeddings for m in metrics)])
+    own = [getattr(m, role, None) for m in metrics for role in ("llm", "embeddings")]  # a metric's own models
+    ship_models([ctx.llm, ctx.embeddings, *own])
     job = _Job(
         metrics=list(metrics),
         llm=ctx.llm,
