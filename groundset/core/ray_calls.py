@@ -66,7 +66,6 @@ class CallBroker:
         self.cache = CallCache(cache_dir) if cache_dir else None
         self.bucket = TokenBucket(requests_per_second) if requests_per_second else None
         self._lock = threading.Lock()
-        self.turns = 0
 
     def get_many(self, keys: list[str]) -> dict[str, bytes]:
         return self.cache.get_many(keys) if self.cache is not None else {}
@@ -84,16 +83,14 @@ class CallBroker:
 
     def reserve(self) -> float:
         with self._lock:
-            self.turns += 1
             return self.bucket.reserve() if self.bucket is not None else 0.0
 
-    def close(self) -> int:
-        """Write what is left and close the cache; the number of turns given (requests under the limit)."""
+    def close(self) -> None:
+        """Write what is left and close the cache."""
         if self.cache is not None:
             self.cache.flush()
             self.cache.close()
             self.cache = None
-        return self.turns
 
 
 def start_broker(cache: CallCache | None, requests_per_second: float | None) -> Any:

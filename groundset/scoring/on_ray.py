@@ -37,6 +37,7 @@ class _Job:
     embeddings: Any
     broker: Any
     shared_cache: bool
+    rate_limited: bool
     max_concurrency: int
     timeout: float | None
     retry: RetryPolicy
@@ -54,7 +55,7 @@ class _Job:
             retry=self.retry,
             prices=self.prices,
             embedding_batch_size=self.embedding_batch_size,
-            rate_limiter=SharedRate(self.broker),
+            rate_limiter=SharedRate(self.broker) if self.rate_limited else None,  # no turn to wait for
         )
 
 
@@ -114,6 +115,7 @@ async def score_cells_on_ray(
         embeddings=ctx.embeddings,
         broker=broker,
         shared_cache=engine.cache is not None,
+        rate_limited=engine.requests_per_second is not None,
         max_concurrency=max(1, engine.max_concurrency // running),
         timeout=engine.timeout,
         retry=engine.retry,
