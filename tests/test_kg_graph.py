@@ -240,3 +240,31 @@ def test_splitter_drops_wordless_chunks_and_checks_settings():
     assert ChunkSplitter().split(_doc("---\n\n***\n")) == []
     with pytest.raises(ValueError, match="chunk_overlap"):
         ChunkSplitter(chunk_size=100, chunk_overlap=100)
+
+
+def test_a_subgraph_of_a_built_graph_keeps_every_edge_among_its_nodes_and_no_other(prometheus_graph):
+    """The copy is made column by column; it must hold what the edges among the nodes are, row for row."""
+    kg = prometheus_graph
+    chunks = kg.nodes(NodeKind.CHUNK)
+    kept = set(chunks[::3]) | set(kg.nodes(NodeKind.DOCUMENT)[:5])
+    sub = kg.subgraph(kept)
+    assert set(sub.nodes()) == kept
+    for kind in (EdgeKind.SIMILAR, EdgeKind.ENTITY_OVERLAP, EdgeKind.THEME_OVERLAP):
+        among = sorted(
+            (s, t, json.dumps(d, sort_keys=True))
+            for s, t, k, d in kg.edges()
+            if k == kind.value and s in kept and t in kept
+        )
+        copied = sorted(
+            (s, t, json.dumps(d, sort_keys=True)) for s, t, k, d in sub.edges() if k == kind.value
+        )
+        assert copied == among and among  # each kind has edges among a third of the chunks
+    assert set(sub.relations.ids) <= kept  # the copy numbers only its own nodes
+    assert kg.count_edges(EdgeKind.SIMILAR) > sub.count_edges(EdgeKind.SIMILAR)
+
+
+def test_a_long_document_is_known_long_without_counting_all_of_it():
+    text = "word, " * 5000
+    assert count_tokens(text, up_to=400) == 400
+    assert count_tokens("a b c", up_to=400) == 3 == count_tokens("a b c")
+    assert count_tokens(text) == 10_000

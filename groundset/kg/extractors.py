@@ -35,7 +35,7 @@ MAX_PROMPT_CHARS = 24_000
 
 
 def is_long(data: dict[str, Any], threshold: int = LONG_DOCUMENT_TOKENS) -> bool:
-    return count_tokens(data["text"]) >= threshold
+    return count_tokens(data["text"], up_to=threshold) >= threshold
 
 
 class HeadlinesExtractor(Transform):

@@ -319,11 +319,26 @@ class Relations:
         return s.source, s.target, s.score, s.shared
 
     def copy_among(self, nodes: Iterable[str]) -> Relations:
-        """A new store with only the edges among ``nodes``."""
-        members = set(nodes)
+        """A new store with only the edges among ``nodes`` (column by column: no dict an edge)."""
+        members = np.zeros(len(self.ids), dtype=bool)
+        members[[self.numbers[n] for n in set(nodes) if n in self.numbers]] = True
+        kept = np.flatnonzero(members)
+        place = np.full(len(self.ids), -1, dtype=np.int64)
+        place[kept] = np.arange(len(kept))
         copy = Relations()
+        for number in kept.tolist():
+            copy.number(self.ids[number])
         for kind in self._tables:
-            for source, target, data in self.rows(kind):
-                if source in members and target in members:
-                    copy.add(kind, source, target, data.get("score"), data.get("shared"))
+            s = self._settled(kind)
+            among = members[s.source] & members[s.target]
+            if among.any():
+                copy.load_columns(
+                    kind,
+                    copy.ids,
+                    self.shared_items,
+                    place[s.source[among]],
+                    place[s.target[among]],
+                    s.score[among],
+                    s.shared[among],
+                )
         return copy

@@ -126,6 +126,8 @@ def _stop_for(lang: str) -> frozenset[str]:
 
 def _word_kind(word: str, stop: frozenset[str] = _STOP) -> str:
     """One of "code" (snake_case, dotted), "camel", "acronym", "capital", or "" for other words."""
+    if word.islower() and word.isalpha():
+        return ""  # most words: no pattern below matches a lower-case word of letters only
     if _SNAKE.match(word) or _is_dotted(word):
         return "code" if not _PORT.search(word) else ""
     word = _VERSION_SUFFIX.sub("", word) or word  # UTF-8, HTTP2, PrometheusText0.0.4

@@ -270,14 +270,12 @@ def _other_candidates(plain: str, lang: str) -> list[tuple[str, str]]:
 
 def _count_verb_contexts(plain: str, seen: Counter[str], as_verb: Counter[str]) -> None:
     """Count lowercase words, and how often each follows a modal or pronoun ("can expose")."""
+    words = _WORD.findall(plain)
+    seen.update([_word_info(word)[0] for word in words if word.islower()])  # _word_info: _fold, cached
     previous = ""
-    for match in _WORD.finditer(plain):
-        word = match.group(0)
-        if word.islower():
-            key = _fold(word)
-            seen[key] += 1
-            if previous in _VERB_CONTEXT:
-                as_verb[key] += 1
+    for word in words:
+        if previous in _VERB_CONTEXT and word.islower():
+            as_verb[_word_info(word)[0]] += 1
         previous = word.lower()
 
 

@@ -66,9 +66,11 @@ def without_rest_markup(segments: Sequence[Segment]) -> list[Segment]:
     out: list[Segment] = []
     after_code = False
     for text, code in segments:
-        if not code:
-            text = _RST_REFERENCE.sub(r"\1", _RST_AFTER_CODE.sub("", text) if after_code else text)
-            text = _UNRESOLVED_LINK.sub(r"\1", text)
+        if not code:  # each pattern needs its character: most text has neither, and skips both
+            if "_" in text:
+                text = _RST_REFERENCE.sub(r"\1", _RST_AFTER_CODE.sub("", text) if after_code else text)
+            if "][" in text:
+                text = _UNRESOLVED_LINK.sub(r"\1", text)
         elif out and not out[-1][1] and (role := _RST_ROLE.search(out[-1][0])):
             out[-1] = (out[-1][0][: role.start()], False)
             text = _role_text(text)

@@ -118,8 +118,8 @@ def _is_prose(sentence: str, words: list[str]) -> bool:
         return False
     if _CODE_START.match(sentence):
         return False
-    symbols = sum(1 for char in sentence if char in _CODE_CHARS)
-    letters = sum(1 for char in sentence if char.isalpha())
+    symbols = sum(map(_CODE_CHARS.__contains__, sentence))  # map: no Python frame a character
+    letters = sum(map(str.isalpha, sentence))
     tokens = len(sentence.split())
     return symbols <= 0.1 * len(sentence) and letters >= 0.5 * len(sentence) and len(words) >= 0.5 * tokens
 
