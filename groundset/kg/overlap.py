@@ -26,11 +26,13 @@ import scipy.sparse as sp
 from rapidfuzz import fuzz, process
 from scipy.sparse.csgraph import connected_components
 
-#: Budget of candidate entries (directed pairs) scored at once; bounds memory per block.
-BLOCK_ENTRIES = 2_000_000
+#: Budget of candidate entries (directed pairs) scored at once; bounds the memory a block takes on top of the
+#: graph (a large build's peak is in these stages; the pairs found do not depend on it).
+BLOCK_ENTRIES = 500_000
 BLOCK_ROWS = 4096
-#: Largest (crowded rows x distinct scores) histogram per block; beyond it a block is ranked by sorting.
-HISTOGRAM_CELLS = 20_000_000
+#: Largest (crowded rows x distinct scores) histogram per block; beyond it a block is ranked by sorting. A
+#: histogram and its running sum are int64: at most 64 MB.
+HISTOGRAM_CELLS = 4_000_000
 #: Typo blocks larger than this are not compared (compact-key merges still apply there).
 FUZZY_BLOCK_CAP = 4000
 _KEEP_S = frozenset({"https", "ftps", "sftps", "wss", "aws", "gcs", "dns", "ios", "macos", "kubernetes"})
