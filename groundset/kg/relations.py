@@ -325,16 +325,15 @@ class Relations:
         kept = np.flatnonzero(members)
         place = np.full(len(self.ids), -1, dtype=np.int64)
         place[kept] = np.arange(len(kept))
+        kept_nodes = [self.ids[number] for number in kept.tolist()]
         copy = Relations()
-        for number in kept.tolist():
-            copy.number(self.ids[number])
         for kind in self._tables:
             s = self._settled(kind)
             among = members[s.source] & members[s.target]
             if among.any():
                 copy.load_columns(
                     kind,
-                    copy.ids,
+                    kept_nodes,
                     self.shared_items,
                     place[s.source[among]],
                     place[s.target[among]],
