@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -154,7 +155,7 @@ def load_graph(directory: str | Path) -> KnowledgeGraph:
     for record in node_records:
         node_id = record.pop("id")
         NodeKind(record["kind"])
-        graph.add_node(node_id, **record)
+        graph.add_node(node_id, **_shared_strings(record))
         order.append(node_id)
     for record in edge_records:
         source, target = record.pop("source"), record.pop("target")
@@ -174,6 +175,15 @@ def load_graph(directory: str | Path) -> KnowledgeGraph:
     if version != 1 and header.get("relations"):
         _load_relations(kg, order, folder, header["relations"])
     return kg
+
+
+def _shared_strings(record: dict[str, Any]) -> dict[str, Any]:
+    """The record with the strings of its lists (entities, keyphrases, themes) interned: the JSON decoder
+    makes a new string for every occurrence, and the same entity is in thousands of chunks."""
+    for name, value in record.items():
+        if isinstance(value, list) and value and all(isinstance(item, str) for item in value):
+            record[name] = [sys.intern(item) for item in value]
+    return record
 
 
 def _get(value: Any, key: str) -> Any:
