@@ -268,3 +268,21 @@ def test_a_long_document_is_known_long_without_counting_all_of_it():
     assert count_tokens(text, up_to=400) == 400
     assert count_tokens("a b c", up_to=400) == 3 == count_tokens("a b c")
     assert count_tokens(text) == 10_000
+
+
+def test_a_graph_holds_each_fact_string_once_whether_built_or_loaded(prometheus_graph, tmp_path):
+    """An entity named in a thousand chunks is one string, not a thousand (about 1 KB a chunk at scale)."""
+
+    def copies(kg: KnowledgeGraph) -> dict[str, int]:
+        objects: dict[str, set[int]] = {}
+        for node in kg.nodes(NodeKind.CHUNK):
+            for name in ("entities", "keyphrases", "themes"):
+                for text in kg.get(node).get(name, []):
+                    objects.setdefault(text, set()).add(id(text))
+        return {text: len(ids) for text, ids in objects.items()}
+
+    built = copies(prometheus_graph)
+    assert max(built.values()) == 1 and len(built) > 100
+    prometheus_graph.save(tmp_path / "kg")
+    loaded = copies(KnowledgeGraph.load(tmp_path / "kg"))
+    assert loaded.keys() == built.keys() and max(loaded.values()) == 1
