@@ -271,7 +271,7 @@ def test_a_long_document_is_known_long_without_counting_all_of_it():
 
 
 def test_a_graph_holds_each_fact_string_once_whether_built_or_loaded(prometheus_graph, tmp_path):
-    """An entity named in a thousand chunks is one string, not a thousand (about 1 KB a chunk at scale)."""
+    """An entity named in a thousand chunks is one string, not a thousand (about 0.7 KB a chunk at scale)."""
 
     def copies(kg: KnowledgeGraph) -> dict[str, int]:
         objects: dict[str, set[int]] = {}
