@@ -93,13 +93,13 @@ def child(folder: Path, trace: int, backend_name: str = "local") -> dict:
         tracemalloc.start(1)
     stages = []
     backend = get_backend(backend_name)
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), _cpu(resource)
     with tempfile.TemporaryDirectory() as cache:
         engine = CallEngine(cache=Path(cache) / "c")
         loaded = load_documents(folder)
         kg = KnowledgeGraph()
         add_documents(kg, loaded.documents)
-        stages.append(("load", time.perf_counter() - start, _peak_mb(resource), _cpu(resource)))
+        stages.append(("load", time.perf_counter() - start, _peak_mb(resource), _cpu(resource) - start_cpu))
         for transform in default_transforms(kg):
             began, cpu = time.perf_counter(), _cpu(resource)
             apply_transforms(kg, [transform], engine=engine, backend=backend)
