@@ -6,6 +6,7 @@ corpus)."""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 from groundset.core import CallEngine
@@ -18,8 +19,9 @@ from groundset.synthesizers.kinds.double import double_question
 from groundset.synthesizers.questions.answer_first import fact_question
 from groundset.synthesizers.scenarios.answer_patterns import match_sentence
 from groundset.synthesizers.scenarios.fact_index import FactIndex
+from groundset.synthesizers.scenarios.fact_pairs import comparable_pairs
 from groundset.synthesizers.scenarios.facts import facts_of
-from groundset.synthesizers.scenarios.page_name import page_topic, points_elsewhere
+from groundset.synthesizers.scenarios.page_name import page_topic, points_elsewhere, section_name
 from groundset.synthesizers.scenarios.passages import passages
 from groundset.text.plaintext import plain_text
 
@@ -246,6 +248,21 @@ def test_a_reference_link_left_unresolved_reads_as_its_text():
     assert plain_text("The cell a[0][1] holds it.") == "The cell a[0][1] holds it."
 
 
+def test_a_reference_link_around_code_left_unresolved_reads_as_the_code():
+    """The Node.js API reference links most names as "[`net.createConnection()`][]", the definition at the
+    end of the page (net.md); markdown-it splits the brackets from the code, and "[net.createConnection()][]"
+    reached references. Brackets around code that are no link stay."""
+    assert plain_text(
+        "For example, it is returned by [`net.createConnection()`][], so the user can use it."
+    ) == ("For example, it is returned by net.createConnection(), so the user can use it.")
+    assert plain_text("Listen to the [`'request'`][request-event] event.") == "Listen to the 'request' event."
+    assert (
+        plain_text("It is emitted before the [`'exit'` event][] is.")
+        == "It is emitted before the 'exit' event is."
+    )
+    assert plain_text("An index [`i`] of the list.") == "An index [i] of the list."
+
+
 def test_a_comparison_of_two_versions_says_which_line_is_whose():
     """ "Exemplars MUST consist of a LabelSet and a value, and MAY have a timestamp." beside "... MUST have a
     timestamp.": without the versions, readers took the Prometheus docs' OpenMetrics pages to contradict
@@ -406,3 +423,77 @@ def test_a_newer_version_of_another_command_is_no_definition():
         is None
     )
     assert match_sentence("The execute_process command is a command that runs child processes.") is not None
+
+
+def test_a_question_from_a_section_documenting_one_api_names_it(tmp_path):
+    """On the Node.js API reference each section documents one function ("### `inspector.open([port[, host[,
+    wait]]])`") and its sentences name only parameters: "what happens if wait is true" asked nothing (a blind
+    reader failed 9 of 23 single-hop questions so). FastAPI's "### `UploadFile`" section: "As all these
+    methods are async methods, you need to await them" is about UploadFile's methods only."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    sections = {  # each long enough to be a chunk of its own, as on the real pages
+        "`inspector.open([port[, host[, wait]]])`": "* `wait` {boolean} Block until a client has"
+        " connected. Optional.\n\nIf wait is `true`, will block until a client has connected to the"
+        " inspect port and flow control has been passed to the debugger client.",
+        "Class: `inspector.Session`": "The `inspector.Session` is used for dispatching messages to the V8"
+        " inspector back-end and receiving message responses and notifications.",
+        "Static method: `Buffer.concat(list[, totalLength])`": "If totalLength is provided, it is coerced to"
+        " an unsigned integer.",
+        "Exemplars (Experimental)": "Exemplars are references to data outside of the metric set.",
+        "GitHub": "GitHub is where the code lives and where pull requests are reviewed.",
+    }
+    filler = " ".join(f"Paragraph {n} of this section says one more thing about item {n}." for n in range(60))
+    (docs / "inspector.md").write_text(
+        "# Inspector\n\n"
+        + "".join(f"## {title}\n\n{text}\n\n{filler}\n\n" for title, text in sections.items()),
+        encoding="utf-8",
+    )
+    (docs / "request-files.md").write_text(
+        (SHARED / "fastapi-tutorial" / "docs" / "request-files.md").read_text(encoding="utf-8"),
+        encoding="utf-8",
+    )
+    kg = build_knowledge_graph(docs).kg
+    names = {
+        (kg.get(c)["section"].rsplit(" > ", 1)[-1], section_name(kg, c)) for c in kg.nodes(NodeKind.CHUNK)
+    }
+    assert ("inspector.open([port[, host[, wait]]])", "inspector.open()") in names
+    assert ("Class: inspector.Session", "inspector.Session") in names
+    assert ("Static method: Buffer.concat(list[, totalLength])", "Buffer.concat()") in names
+    assert ("UploadFile", "UploadFile") in names
+    assert ("Exemplars (Experimental)", "") in names  # a prose heading, not a call
+    assert ("GitHub", "") in names  # a mixed-case name the text never writes as code
+    (fact,) = facts_of("If wait is `true`, will block until a client has connected to the inspect port.")
+    for style in ("perfect_grammar", "web_search"):
+        question = fact_question("single_hop_specific", [fact], style=style, anchor="inspector.open()")
+        assert "inspector.open()" in question, question
+
+
+def test_one_comparison_of_each_kin_in_a_test_set(tmp_path):
+    """Four of eleven comparisons of a Node.js API test set were "X.desiredSize vs Y.desiredSize" (the Web
+    Streams page documents desiredSize on four classes); the blind reader passed each and called the set
+    repetitive. Each kin is compared once."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    classes = {
+        "readableStreamDefaultController": "ReadableStream",
+        "readableByteStreamController": "ReadableStream",
+        "writableStreamDefaultWriter": "WritableStream",
+        "transformStreamDefaultController": "TransformStream",
+    }
+    filler = " ".join(f"Note {n} about streams and queues in general." for n in range(30))
+    text = "# Web Streams API\n\n"
+    for name, stream in classes.items():
+        text += f"## Class: `{name[0].upper()}{name[1:]}`\n\nEach one belongs to a {{{stream}}}. {filler}\n\n"
+        text += (
+            f"### `{name}.desiredSize`\n\n* Type: {{number}}\n\nReturns the amount of data remaining to fill"
+        )
+        text += f" the {{{stream}}}'s queue.\n\n"
+    (docs / "webstreams.md").write_text(text, encoding="utf-8")
+    kg = build_knowledge_graph(docs).kg
+    index = FactIndex.of(kg)
+    assert len([f for found in index.facts.values() for f in found if f.focus.endswith(".desiredSize")]) == 4
+    pairs = list(comparable_pairs(kg, index, random.Random(5)))
+    assert [(a[1].key().rsplit(".", 1)[1], b[1].key().rsplit(".", 1)[1]) for _, a, b in pairs] == [
+        ("desiredsize", "desiredsize")
+    ]

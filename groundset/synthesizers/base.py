@@ -20,7 +20,7 @@ from .questions.answer_first import answer_slots
 from .questions.prompts import QueryInput, QueryPrompt, evidence_groups, task_text
 from .scenarios.fact_index import FactIndex
 from .scenarios.facts import Fact
-from .scenarios.page_name import page_name, page_topic, points_elsewhere
+from .scenarios.page_name import page_name, page_topic, points_elsewhere, section_name
 from .scenarios.scenario import PersonaPool, QueryMix, Scenario, prompt_fields
 
 # (chunk ids, terms, facts): the first term is what the question is about; the facts (answer-first
@@ -94,7 +94,10 @@ class Synthesizer(ABC):
                     names[document] = page_name(kg, nodes[0]) or page_topic(
                         kg, nodes[0], index.scope, index.lowercase
                     )
-                name = names[document]
+                # the API of its section (of every context's: two sections' facts are not one API's), else
+                # its page's
+                sections = {section_name(kg, node) for node in nodes}
+                name = sections.pop() if len(sections) == 1 and "" not in sections else names[document]
                 if not any(f.pattern == "procedure" and points_elsewhere(f.answer, name) for f in facts):
                     scenario.anchor = name  # used where the question does not name it
             found.append(scenario)

@@ -76,6 +76,31 @@ def without_rest_markup(segments: Sequence[Segment]) -> list[Segment]:
             text = _role_text(text)
         out.append((text, code))
         after_code = code
+    return _unbracketed_code_links(out) if any("][" in text for text, code in out if not code) else out
+
+
+# The two halves of a reference link around code ("[`net.Socket`][]"): markdown-it splits them from the code.
+_LINK_OPENS = re.compile(r"(?<![\w\]])\[$")
+_LINK_CLOSES = re.compile(r"^(?P<text>[^\[\]\n]*)\]\[[^\[\]\n]*\]")  # "][]", " event][]"
+
+
+def _unbracketed_code_links(segments: list[Segment]) -> list[Segment]:
+    """``segments`` with unresolved reference links around code read as their text: "[`net.Socket`][]" ->
+    "net.Socket", "[`'exit'` event][]" -> "'exit' event" (the Node.js API docs link most names so; the
+    brackets reached references)."""
+    out = list(segments)
+    for first, (text, code) in enumerate(out):
+        if code or not _LINK_OPENS.search(text):
+            continue
+        last = first + 1
+        while last < len(out) and (out[last][1] or not re.search(r"[\[\]]", out[last][0])):
+            last += 1
+        if last == first + 1 or last == len(out) or not any(c for _, c in out[first + 1 : last]):
+            continue
+        closing = _LINK_CLOSES.match(out[last][0])
+        if closing:
+            out[first] = (text[:-1], False)
+            out[last] = (closing["text"] + out[last][0][closing.end() :], False)
     return out
 
 

@@ -267,7 +267,11 @@ def _defines(text: str, subject: str) -> bool:
 
 
 _DEFINING = re.compile(
-    r"\s+(?:\w+ly\s+)?(?:is|are|means|refers to)\s+(?:\w+ly\s+)?(?:a|an|the|one|any)\b", re.IGNORECASE
+    r"\s+(?:\w+ly\s+)?(?:is|are|means|refers to)\s+(?:\w+ly\s+)?(?:a|an|the|one|any)\b"
+    # a glossary or API list's entry: "`WritableStream` - Represents a destination for streaming data." (the
+    # Node.js docs' list beside "The WritableStream is a destination ...": it answered "What is it?")
+    r"|\s*(?:\s[-\u2013\u2014]|:)\s+(?:a|an|the|represents|describes|defines)\b",
+    re.IGNORECASE,
 )
 
 

@@ -39,11 +39,17 @@ class MultiHopSpecificQuerySynthesizer(Synthesizer):
         index = self.fact_index(kg)
         if self.writes_with_model or not index.facts:
             return ""
-        subjects, twice = paired_subjects(index)
+        subjects, twice, common = paired_subjects(kg, index)
+        widespread = (
+            f" ({common} of them only on another page, and named on so many pages that two pages' facts "
+            "need not be about one thing)"
+            if common
+            else ""
+        )
         return (
             "offline it joins two facts about one subject from two passages, and of the "
-            f"{subjects} subjects the docs state a fact about, {twice} have one in a second passage; "
-            "--llm joins passages by the entities they share"
+            f"{subjects} subjects the docs state a fact about, {twice} have one in a second passage"
+            f"{widespread}; --llm joins passages by the entities they share"
         )
 
     def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:

@@ -39,6 +39,9 @@ _ASPECT = {"definition": "definition", "purpose": "purpose", "default": "default
 ORDER = ("definition", "purpose", "default", "value", "constraint", "procedure", "cause", "comparison")
 
 
+_YOUR = re.compile(r"\byour(?:s|self|selves)?\b", re.IGNORECASE)
+
+
 def noun_phrase(fact: Fact, *, bare: bool = False) -> str:
     """The subject as it reads mid-sentence ("a counter", "the Pushgateway", "label names")."""
     article, rest = split_article(" ".join(fact.subject.split()))
@@ -117,6 +120,8 @@ def _single_forms(fact: Fact) -> list[str]:
             return [f"What should you use to {goal}", f"How do you {goal}"]
         if s.get("requirement"):
             return [f"What must be used to {goal}", f"What do you need to {goal}"]
+        if _YOUR.search(goal):  # "How do I record your leave dates?": the goal says "your", so must the asker
+            return [f"How do you {goal}", f"How can you {goal}"]
         return [f"How do you {goal}", f"How can I {goal}", f"How do I {goal}"]
     if pattern == "cause":
         cond = lower_first(s.get("cond", ""), frozenset(fact.lowercase_words))
@@ -165,6 +170,8 @@ def _constraint_forms(fact: Fact, np: str, be: str) -> list[str]:
     if form == "passive_prep":
         first = fact.answer.split(" ", 1)[0]  # a verb is a lower-case word: not "people-ops@x.com", "Slack"
         to_verb = prep == "to" and first.isalpha() and first.islower() and first not in DETERMINERS
+        # a plural noun is no verb: "must be limited to members of the Security team" says who, not why
+        to_verb = to_verb and not (first.endswith("s") and not first.endswith(("ss", "us")))
         if to_verb:  # "to" + a verb: a purpose, a use or a manner
             part = s.get("part", "")
             if fact.answer.lower().startswith("be "):  # "must be written to be callback based": a manner
@@ -364,8 +371,11 @@ def web_query(facts: list[Fact], rng: random.Random, *, compare: bool = False) -
     options = {
         "definition": [f"what is {bare}", f"{bare} meaning", f"{bare} definition"],
         "purpose": [f"{bare} option", f"what is {bare} for"] if how == "option"
+                   # a person is responsible, not used ("new hire use case": blind readers called it garbled)
+                   else [f"{bare} responsibilities", f"what {_agree(fact)['be']} {bare} responsible for"]
+                   if how == "responsible"
                    else [f"{bare} purpose", f"what {_agree(fact)['be']} {bare} used for", f"{bare} use case"]
-                   if how in ("purpose", "used", "designed", "meant", "intended", "responsible")
+                   if how in ("purpose", "used", "designed", "meant", "intended")
                    else [shortest_question(fact)],  # "what does X let you do": not a use of X
         "default": [f"{bare} default", f"default {bare}", f"{bare} default value"],
         "value": [f"{bare} {how}" if how in ("maximum", "minimum") else f"{bare} limit"],

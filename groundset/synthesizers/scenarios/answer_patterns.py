@@ -99,6 +99,8 @@ _CAN_BE = _rule(
 )
 _CONDITION = _rule(r"^(?P<conj>If|When|Whenever|Once) (?P<cond>[^,]{6,100}), (?P<answer>.+)$")
 _MAX_CONDITION_WORDS = 14
+# A main clause inside what reads as the condition: the comma after the condition is missing.
+_MAIN_CLAUSE_IN = re.compile(r"\b(?:MUST|SHOULD|SHALL)\b|\b(?:it|they|you|we)\s+(?:must|should|shall|will)\b")
 _WANT_TO = re.compile(r"^you(?: want| need| wish| would like|['\u2019]d like) to (?P<goal>[a-z].+)$")
 # Conditions no reader asks about: a feeling ("if you are curious about ..."), the page's own wording ("if
 # we're talking about ..."), a hypothetical ("if GitHub had ...", "... would be"), an example's placeholder.
@@ -201,7 +203,13 @@ _NO_SITUATION_START = re.compile(
     re.IGNORECASE,
 )
 _POINTS_HERE = re.compile(r"\b(?:here|above|below|in this example)\b", re.IGNORECASE)
-_NO_SUBJECT = re.compile(r"(?:there|here|it)(?:['\u2019]s)?\b", re.IGNORECASE)  # "There's no need to ..."
+# "There's no need to ..."; and a clause before the subject, with no comma to end it: "If the exemplar
+# references a trace it SHOULD use the trace_id label name" was asked "What should if the exemplar
+# references a trace it use?" (Prometheus; blind readers failed it as garbled).
+_NO_SUBJECT = re.compile(
+    r"(?:there|here|it)(?:['\u2019]s)?\b|(?:if|when|whenever|once|unless|while|although|because|since)\s",
+    re.IGNORECASE,
+)
 
 
 _POINTING_PHRASE = re.compile(
@@ -394,6 +402,10 @@ def _find_cause(text: str) -> Match | None:
         cond = re.sub(r"^and only if ", "", m["cond"])  # "If and only if X": a user asks "what if X"
         if re.search(r"\b(?:this|these|those|such|above|below|former|latter)\b", cond, re.IGNORECASE):
             return None  # "if there are no exemplars provided in this way": not self-contained
+        if _MAIN_CLAUSE_IN.search(cond):
+            return (
+                None  # "If the exemplar references a trace it SHOULD use ..., as a best practice": no comma
+            )
         if cond.count("(") != cond.count(")") or _PARTICIPLE_FIRST.match(cond):
             return None  # cut inside parentheses, or no subject ("once completed ...", "when set to null")
         if _NO_SITUATION_START.match(cond):

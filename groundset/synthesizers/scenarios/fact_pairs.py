@@ -55,6 +55,12 @@ MIN_CO_MENTIONS = 2  # chunks naming both subjects: what shows the corpus relate
 PAIRABLE = frozenset({"definition", "purpose", "default", "value", "constraint"})
 COMPARABLE = frozenset({"definition", "purpose"})
 MAX_PAIRS_PER_SUBJECT = 2  # one subject opens at most two questions of a set
+# A subject named on more than this share of the pages (and more than three) is the corpus's vocabulary, not
+# one thing two pages state facts about: "What is an API, and how should APIs be treated?" (Node.js API docs,
+# 55 of 64 pages), "What do labels let you do, and why must ...?" (Prometheus, 28 of 72). Blind readers kept 1
+# of 7 such cross-page pairs (three corpora), and 2 of 4 of subjects fewer pages name.
+MAX_ACROSS_SHARE = 0.2
+MIN_ACROSS_PAGES = 3
 _CODE_LIKE = re.compile(r"[_.:<>()/]|[a-z][A-Z]")
 
 Located = tuple[str, Fact]  # (chunk id, fact)
@@ -81,12 +87,15 @@ def same_subject_pairs(
             candidates.append((across, first, second))
     rng.shuffle(candidates)
     candidates.sort(key=lambda item: not item[0])  # across documents first, order kept otherwise
+    widespread = _Widespread(kg)
     per_key: dict[str, int] = defaultdict(int)
     asked: set[str] = set()  # each fact in one question: readers called two "What is a classic histogram,
     # and ..." in one set repetitive, whatever their second halves
     for across, first, second in candidates:
         key = first[1].key()
         if per_key[key] >= MAX_PAIRS_PER_SUBJECT or {first[1].reference, second[1].reference} & asked:
+            continue
+        if across and widespread(key):
             continue
         restated = index.similarity(first[1].reference, second[1].reference) >= RESTATED
         if not restated and _needs_both(kg, first, second) and _same_sense(kg, index, first, second, across):
@@ -133,12 +142,25 @@ def _by_subject(index: FactIndex, *, settings: bool = True) -> dict[str, list[Lo
     return by_key
 
 
-def paired_subjects(index: FactIndex) -> tuple[int, int]:
-    """(subjects with a fact a pair can use, those with such facts in two passages): why a corpus has
-    few multi-hop questions offline."""
+def paired_subjects(kg: KnowledgeGraph, index: FactIndex) -> tuple[int, int, int]:
+    """(subjects with a fact a pair can use, those with such facts in two passages, those of them whose
+    facts are on two pages only and that so many pages name that two pages' facts are not joined): why a
+    corpus has few multi-hop questions offline."""
     by_key = _by_subject(index)
-    twice = sum(len({chunk for chunk, _ in found}) >= 2 for found in by_key.values())
-    return len(by_key), twice
+    twice = {key for key, found in by_key.items() if len({chunk for chunk, _ in found}) >= 2}
+    widespread = _Widespread(kg)
+    common = {
+        key
+        for key in twice
+        if widespread(key) and not _one_page_twice(kg, [chunk for chunk, _ in by_key[key]])
+    }
+    return len(by_key), len(twice), len(common)
+
+
+def _one_page_twice(kg: KnowledgeGraph, chunks: list[str]) -> bool:
+    """Whether two of ``chunks`` are passages of one document."""
+    documents = [kg.get(chunk)["document"] for chunk in dict.fromkeys(chunks)]
+    return len(set(documents)) < len(documents)
 
 
 def _add_how_tos(by_key: dict[str, list[Located]], index: FactIndex) -> None:
@@ -245,6 +267,23 @@ def _same_spelling(a: str, b: str) -> bool:
     return True
 
 
+class _Widespread:
+    """Whether a subject is named on so many pages (``MAX_ACROSS_SHARE``) that two of them need not mean one
+    thing by it (each key counted once)."""
+
+    def __init__(self, kg: KnowledgeGraph) -> None:
+        self.together = Together(kg)
+        self.pages = max(MIN_ACROSS_PAGES, MAX_ACROSS_SHARE * len(kg.nodes(NodeKind.DOCUMENT)))
+        self._found: dict[str, bool] = {}
+
+    def __call__(self, key: str) -> bool:
+        if key not in self._found:
+            kg = self.together.kg
+            documents = {kg.get(chunk)["document"] for chunk in self.together.chunks(key)}
+            self._found[key] = len(documents) > self.pages
+        return self._found[key]
+
+
 def _needs_both(kg: KnowledgeGraph, first: Located, second: Located) -> bool:
     """Neither chunk states the other's answer (else one context would do)."""
     text_first, text_second = folded(kg.get(first[0])["text"]), folded(kg.get(second[0])["text"])
@@ -324,15 +363,27 @@ def comparable_pairs(
                 # "the Lattice Slack integration" were named together and readers found nothing to compare
         theme = _shared_theme(kg, chunk_a, chunk_b) or kin
         if theme:
-            scored.append((float(similarity[i, j]), rng.random(), int(i), int(j), theme))
+            scored.append((float(similarity[i, j]), rng.random(), int(i), int(j), theme, kin))
     scored.sort(key=lambda row: (-round(row[0], 1), row[1]))  # close pairs first, shuffled within a band
     used: dict[str, int] = defaultdict(int)
     asked: set[frozenset[str]] = set()
-    for _, _, i, j, theme in scored:
+    # One comparison of each kin and of each two namespaces: four of eleven comparisons of a Node.js API set
+    # were "X.desiredSize vs Y.desiredSize", two more "node.fs.sync"/".async" against "node.threadpoolwork"
+    # (blind reader: "they pass one by one, but a golden set would want more variety").
+    kins: set[str] = set()
+    namespaces: set[frozenset[str]] = set()
+    for _, _, i, j, theme, kin in scored:
         a, b = items[i], items[j]
         pair = frozenset((a[1].key(), b[1].key()))
         if used[a[1].key()] >= 2 or used[b[1].key()] >= 2 or pair in asked:
             continue
+        spaces = frozenset(key.rsplit(".", 1)[0] for key in pair if "." in key)
+        if kin and (kin in kins or spaces in namespaces):
+            continue
+        if kin:
+            kins.add(kin)
+            if len(spaces) == 2:
+                namespaces.add(spaces)
         asked.add(pair)
         used[a[1].key()] += 1
         used[b[1].key()] += 1

@@ -18,10 +18,11 @@ from typing import Any
 from ...kg.graph import KnowledgeGraph, NodeKind
 from .graph_cache import GraphCache
 
-__all__ = ["page_name", "page_topic", "points_elsewhere"]
+__all__ = ["page_name", "page_topic", "points_elsewhere", "section_name"]
 
 _KIND_PREFIX = re.compile(
-    r"^(?:class|interface|module|function|method|namespace|type|enum|command)\s*:\s*", re.IGNORECASE
+    r"^(?:static\s+)?(?:class|interface|module|function|method|property|namespace|type|enum|command)\s*:\s*",
+    re.IGNORECASE,
 )
 _CODE_LIKE = re.compile(r"[_.:/()]|[a-z][A-Z]|^[a-z0-9]+(?:-[a-z0-9]+)+$")
 _OVERVIEW = re.compile(r"(?:^|/)(?:readme|index|_index)\.\w+$", re.IGNORECASE)
@@ -42,6 +43,34 @@ def page_name(kg: KnowledgeGraph, chunk: str) -> str:
         if re.search(rf"(?<![\w-]){re.escape(written)}(?![\w-])", text):
             return written
     return ""
+
+
+# A heading that is one API's signature: "inspector.open([port[, host[, wait]]])", "new URL(input[, base])",
+# "url.href", "napi_env" (after a "Class: " prefix is taken off).
+_SIGNATURE = re.compile(
+    r"^(?P<new>new\s+)?(?P<name>[A-Za-z_$][\w$]*(?:(?:\.|#|::)[A-Za-z_$][\w$]*)*)(?P<call>\(.*\))?$"
+)
+_MEMBER = re.compile(
+    r"[.#_$]|::"
+)  # "url.href", "napi_env": code by their shape; "UploadFile" only in backquotes
+
+
+def section_name(kg: KnowledgeGraph, chunk: str) -> str:
+    """The API the heading of ``chunk``'s own section documents, as a question names it ("inspector.open()"
+    for "inspector.open([port[, host[, wait]]])", "new URL()", "net.Socket" for "Class: net.Socket"), or "".
+    On an API reference page each section documents one function or property, and a sentence of it names
+    only its parameters: "What happens if wait is true?" (Node.js API docs) asks nothing until it names the
+    function. A prose heading ("Overview", "Event: 'exit'", "Exemplars (Experimental)") is no name, nor a
+    mixed-case one the text does not write as code ("GitHub")."""
+    section = kg.get(chunk).get("section") or ""
+    heading = _KIND_PREFIX.sub("", section.rsplit(" > ", 1)[-1].strip().strip("`")).strip("`")
+    found = _SIGNATURE.match(heading)
+    if not found or not (found["call"] or _CODE_LIKE.search(found["name"])):
+        return ""
+    code = rf"`[^`\n]*(?<![\w.]){re.escape(found['name'])}(?![\w])[^`\n]*`"  # the name inside backquotes
+    if not found["call"] and not _MEMBER.search(found["name"]) and not re.search(code, kg.get(chunk)["text"]):
+        return ""  # "GitHub", "PromQL": names, not APIs
+    return f"{found['new'] or ''}{found['name']}{'()' if found['call'] else ''}"
 
 
 _CODE_NAME = re.compile(r"[A-Za-z][\w.]*(?:_|\(\)|\.[a-z])[\w.()]*")
