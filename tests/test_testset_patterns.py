@@ -23,7 +23,12 @@ from groundset.synthesizers.kinds.conversational.synthesizer import distinct_tur
 from groundset.synthesizers.kinds.distracting import MIN_PROSE_WORDS, distractor_problem, prose_words
 from groundset.synthesizers.kinds.double import related_facts
 from groundset.synthesizers.kinds.single_hop import SingleHopSpecificQuerySynthesizer, on_page_topic
-from groundset.synthesizers.kinds.situational import SituationalInput, SituationalPrompt, joined
+from groundset.synthesizers.kinds.situational import (
+    SituationalInput,
+    SituationalPrompt,
+    _first_person,
+    joined,
+)
 from groundset.synthesizers.pipeline.generator import TestsetGenerator
 from groundset.synthesizers.questions.answer_first import fact_question
 from groundset.synthesizers.questions.styles import size_question
@@ -990,3 +995,22 @@ def test_a_how_to_whose_goal_says_your_is_asked_with_you():
     )
     asked = {single_question(fact, random.Random(seed)) for seed in range(8)}
     assert asked and not [q for q in asked if re.search(r"\bI\b", q)], asked
+
+
+def test_a_situation_is_said_in_the_first_person():
+    """The handbook's "If your direct report submits a PTO request via BambooHR, please hit 'reject' ..."
+    became "I'm looking at a case where your direct report submits a PTO request", and "If you need to
+    record a Zoom meeting when you don't have permission to, ..." became "I'm trying to record a Zoom
+    meeting when me don't have permission to" (blind readers failed both as garbled)."""
+    pages = " ".join(page.read_text(encoding="utf-8") for page in HANDBOOK.rglob("*.md"))
+    assert "If your direct report submits a PTO request via BambooHR" in pages
+    assert "record a Zoom meeting when you don't have permission to" in pages
+    assert (
+        _first_person("your direct report submits a PTO request") == "my direct report submits a PTO request"
+    )
+    assert _first_person("record a Zoom meeting when you don't have permission to") == (
+        "record a Zoom meeting when I don't have permission to"
+    )
+    assert _first_person("the tool asks you for a token when you are offline") == (
+        "the tool asks me for a token when I am offline"
+    )

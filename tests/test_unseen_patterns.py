@@ -15,7 +15,7 @@ from groundset.kg.graph import NodeKind
 from groundset.kg.scope import corpus_scope
 from groundset.personas.audience import audience_name, audience_of, distinct_audiences
 from groundset.synthesizers.kinds.comparative import said_by_side
-from groundset.synthesizers.kinds.double import double_question
+from groundset.synthesizers.kinds.double import _two_apis, double_question
 from groundset.synthesizers.questions.answer_first import fact_question
 from groundset.synthesizers.scenarios.answer_patterns import match_sentence
 from groundset.synthesizers.scenarios.fact_index import FactIndex
@@ -463,6 +463,11 @@ def test_a_question_from_a_section_documenting_one_api_names_it(tmp_path):
     assert ("UploadFile", "UploadFile") in names
     assert ("Exemplars (Experimental)", "") in names  # a prose heading, not a call
     assert ("GitHub", "") in names  # a mixed-case name the text never writes as code
+    by_api = {section_name(kg, c): c for c in kg.nodes(NodeKind.CHUNK)}
+    # two APIs' sections make no double question: "what happens to path if path is not a string, and what
+    # happens if a zero-length string is passed as from" (path.toNamespacedPath, path.relative) named neither
+    assert _two_apis(kg, by_api["inspector.open()"], by_api["Buffer.concat()"])
+    assert not _two_apis(kg, by_api["inspector.open()"], by_api["inspector.open()"])
     (fact,) = facts_of("If wait is `true`, will block until a client has connected to the inspect port.")
     for style in ("perfect_grammar", "web_search"):
         question = fact_question("single_hop_specific", [fact], style=style, anchor="inspector.open()")
@@ -497,3 +502,17 @@ def test_one_comparison_of_each_kin_in_a_test_set(tmp_path):
     assert [(a[1].key().rsplit(".", 1)[1], b[1].key().rsplit(".", 1)[1]) for _, a, b in pairs] == [
         ("desiredsize", "desiredsize")
     ]
+
+
+def test_a_condition_without_its_comma_gives_no_fact():
+    """Node.js's crypto page: "If an error occurs an Error will be thrown, otherwise the derived key will be
+    returned as a Buffer." and "If encoding is provided publicKey is expected to be a string; otherwise ...":
+    read as conditions they were asked "What should you do if an error occurs an Error will be thrown?"
+    (a blind reader: garbled, self-answering). A condition of two joined clauses is still one."""
+    for sentence in (
+        "If an error occurs an Error will be thrown, otherwise the derived key will be returned as a Buffer.",
+        "If encoding is provided publicKey is expected to be a string; otherwise a Buffer is expected.",
+    ):
+        assert match_sentence(sentence) is None, sentence
+    joined = match_sentence("If a file is added and a test is removed, the run fails.")
+    assert joined is not None and joined.subject == "a file is added and a test is removed"

@@ -47,7 +47,7 @@ from ..questions.templates import (
 )
 from ..scenarios.fact_index import FactIndex
 from ..scenarios.facts import FACT_LANGUAGES, Fact
-from ..scenarios.page_name import page_name
+from ..scenarios.page_name import page_name, section_name
 from ..scenarios.scenario import PersonaPool, Scenario
 from .pairs import (
     LANGUAGE_RULE,
@@ -222,6 +222,8 @@ class DoubleQuerySynthesizer(TwoPartSynthesizer):
                 one_page = kg.get(chunk)["document"] == kg.get(partner)["document"]
                 if offline and not one_page and (_named(kg, chunk, names) or _named(kg, partner, names)):
                     continue  # two reference pages: "what happens if DEPENDS is not specified" names neither
+                if offline and _two_apis(kg, chunk, partner):
+                    continue  # "what happens to path if path is not a string, and ...": two functions' facts
                 pair = frozenset((chunk, partner))
                 first = pick_fact(usable[chunk], rng)
                 close = ONE_PAGE_SENSE if one_page else ACROSS_SENSE
@@ -300,6 +302,13 @@ def _named(kg: KnowledgeGraph, chunk: str, names: dict[str, str]) -> str:
     if document not in names:
         names[document] = page_name(kg, chunk)
     return names[document]
+
+
+def _two_apis(kg: KnowledgeGraph, chunk: str, partner: str) -> bool:
+    """Whether the two chunks are sections of two APIs (``section_name``): one question cannot name both (a
+    blind reader failed 5 of 6 such double questions on the Node.js API docs, each half without its API)."""
+    first, second = section_name(kg, chunk), section_name(kg, partner)
+    return (bool(first) or bool(second)) and first != second
 
 
 def _distinct(first: Fact, second: Fact) -> bool:

@@ -265,17 +265,26 @@ def _doing(fact: Fact | None, anchor: str = "", *, whole: bool = True) -> tuple[
         named = anchor and anchor.casefold() not in said.casefold()  # not "with try_compile" twice
         if fact.pattern == "procedure":
             return f"I'm trying to {_first_person(said)}" + (f" with {anchor}" if named else ""), then
-        case = lower_first(said, frozenset(fact.lowercase_words))
+        case = _first_person(lower_first(said, frozenset(fact.lowercase_words)))
         return f"I'm looking at a case {f'in {anchor} ' if named else ''}where {case}", then
     return "", ""
 
 
 _SECOND_PERSON = {"you": "me", "your": "my", "yours": "mine", "yourself": "myself"}
+_YOU_ARE = {" are": " am", " were": " was", "'re": "'m", "\u2019re": "\u2019m"}
+# "you" as the subject of a clause: first, or after a word that opens one ("when you don't have ...")
+_YOU_SUBJECT = re.compile(
+    r"(?P<before>^|\b(?:when|if|where|that|and|or|once|until|unless|because|before|after|while|so) )you"
+    r"(?P<be> are| were|['\u2019]re)?\b"
+)
 
 
-def _first_person(goal: str) -> str:
-    """The docs' "to view your selections" as the asker says it: "to view my selections"."""
-    return re.sub(r"\b(?:you|your|yours|yourself)\b", lambda m: _SECOND_PERSON[m.group(0)], goal)
+def _first_person(text: str) -> str:
+    """The docs' "to view your selections", "where your direct report submits ...", "when you don't have
+    access" as the asker says it: "to view my selections", "where my direct report ...", "when I don't have
+    access" (blind readers failed "where your direct report", and "when me don't have")."""
+    text = _YOU_SUBJECT.sub(lambda m: f"{m['before']}I{_YOU_ARE.get(m['be'] or '', '')}", text)
+    return re.sub(r"\b(?:you|your|yours|yourself)\b", lambda m: _SECOND_PERSON[m.group(0)], text)
 
 
 def _then(fact: Fact) -> str:

@@ -100,7 +100,12 @@ _CAN_BE = _rule(
 _CONDITION = _rule(r"^(?P<conj>If|When|Whenever|Once) (?P<cond>[^,]{6,100}), (?P<answer>.+)$")
 _MAX_CONDITION_WORDS = 14
 # A main clause inside what reads as the condition: the comma after the condition is missing.
-_MAIN_CLAUSE_IN = re.compile(r"\b(?:MUST|SHOULD|SHALL)\b|\b(?:it|they|you|we)\s+(?:must|should|shall|will)\b")
+# "If an error occurs an Error will be thrown, otherwise ...", "If encoding is provided publicKey is expected
+# to be a string; ..." (Node.js API docs): a future, or a second passive, is the main clause's.
+_MAIN_CLAUSE_IN = re.compile(
+    r"\b(?:MUST|SHOULD|SHALL)\b|\b(?:it|they|you|we)\s+(?:must|should|shall)\b|\bwill\b"
+    r"|\b(?:is|are)\s+\w+ed\s+(?:(?!\b(?:and|or|but)\b).)*\b(?:is|are)\s+(?:\w+ed|expected)\b"
+)
 _WANT_TO = re.compile(r"^you(?: want| need| wish| would like|['\u2019]d like) to (?P<goal>[a-z].+)$")
 # Conditions no reader asks about: a feeling ("if you are curious about ..."), the page's own wording ("if
 # we're talking about ..."), a hypothetical ("if GitHub had ...", "... would be"), an example's placeholder.
