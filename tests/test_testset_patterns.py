@@ -20,7 +20,12 @@ from groundset.personas.prompts import offline_persona
 from groundset.samples.testset import TestsetSample
 from groundset.synthesizers.kinds.comparative import ComparativeQuerySynthesizer, _differ
 from groundset.synthesizers.kinds.conversational.synthesizer import distinct_turns
-from groundset.synthesizers.kinds.distracting import MIN_PROSE_WORDS, distractor_problem, prose_words
+from groundset.synthesizers.kinds.distracting import (
+    MIN_PROSE_WORDS,
+    distractor_problem,
+    near_misses,
+    prose_words,
+)
 from groundset.synthesizers.kinds.double import related_facts
 from groundset.synthesizers.kinds.single_hop import SingleHopSpecificQuerySynthesizer, on_page_topic
 from groundset.synthesizers.kinds.situational import (
@@ -1014,3 +1019,20 @@ def test_a_situation_is_said_in_the_first_person():
     assert _first_person("the tool asks you for a token when you are offline") == (
         "the tool asks me for a token when I am offline"
     )
+
+
+def test_another_version_of_the_same_spec_is_no_distractor():
+    """ "What timestamp should a Summary have?" from OpenMetrics 2.0, with OpenMetrics 1.0's "A Summary ...
+    SHOULD have a Timestamp value called Created" as the near-miss: the question names no version, so the
+    other version answers it too (blind readers failed 3 of 7 Prometheus distractors so, in every round)."""
+    kg = build_knowledge_graph(PROMETHEUS_DOCS / "specs").kg
+    titles = {kg.get(d)["source"]: kg.get(d).get("title") for d in kg.nodes(NodeKind.DOCUMENT)}
+    assert titles["om/open_metrics_spec.md"] == "OpenMetrics 1.0"
+    assert titles["om/open_metrics_spec_2_0.md"] == "OpenMetrics 2.0 [EXPERIMENTAL]"
+    chunks = kg.nodes(NodeKind.CHUNK)
+    v2 = [c for c in chunks if kg.get(c)["source"] == "om/open_metrics_spec_2_0.md"]
+    v1 = {c for c in chunks if kg.get(c)["source"] == "om/open_metrics_spec.md"}
+    other = {c for c in chunks if kg.get(c)["source"] == "native_histograms.md"}
+    found = [m for chunk in v2 for m in near_misses(kg, chunk, "histogram", ["no such answer"])]
+    assert found and not set(found) & v1
+    assert set(found) & other  # other documents still give near-misses

@@ -407,10 +407,8 @@ def _find_cause(text: str) -> Match | None:
         cond = re.sub(r"^and only if ", "", m["cond"])  # "If and only if X": a user asks "what if X"
         if re.search(r"\b(?:this|these|those|such|above|below|former|latter)\b", cond, re.IGNORECASE):
             return None  # "if there are no exemplars provided in this way": not self-contained
-        if _MAIN_CLAUSE_IN.search(cond):
-            return (
-                None  # "If the exemplar references a trace it SHOULD use ..., as a best practice": no comma
-            )
+        if _MAIN_CLAUSE_IN.search(cond):  # "If the exemplar references a trace it SHOULD use ..., as ..."
+            return None
         if cond.count("(") != cond.count(")") or _PARTICIPLE_FIRST.match(cond):
             return None  # cut inside parentheses, or no subject ("once completed ...", "when set to null")
         if _NO_SITUATION_START.match(cond):
