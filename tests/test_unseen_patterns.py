@@ -516,3 +516,19 @@ def test_a_condition_without_its_comma_gives_no_fact():
         assert match_sentence(sentence) is None, sentence
     joined = match_sentence("If a file is added and a test is removed, the run fails.")
     assert joined is not None and joined.subject == "a file is added and a test is removed"
+
+
+def test_a_tools_section_headed_in_code_names_the_tool():
+    """The Prometheus docs' native histograms spec ends with "## `prom2json`": "If a histogram in the
+    exposition contains at least one bucket span, `prom2json` will replace ..." was asked "What happens if a
+    histogram in the exposition contains at least one bucket span?", about prom2json only (blind readers of
+    three rounds failed it). A lower-case name the text writes as code is a tool's."""
+    kg = build_knowledge_graph(PROMETHEUS_DOCS / "specs" / "native_histograms.md").kg
+    named = {
+        section_name(kg, c) for c in kg.nodes(NodeKind.CHUNK) if kg.get(c)["section"].endswith("prom2json")
+    }
+    assert named == {"prom2json"}
+    plain = {
+        section_name(kg, c) for c in kg.nodes(NodeKind.CHUNK) if kg.get(c)["section"].endswith("Pushgateway")
+    }
+    assert plain == {""}  # a capitalised heading in prose is no tool's name

@@ -65,8 +65,8 @@ def section_name(kg: KnowledgeGraph, chunk: str) -> str:
     section = kg.get(chunk).get("section") or ""
     heading = _KIND_PREFIX.sub("", section.rsplit(" > ", 1)[-1].strip().strip("`")).strip("`")
     found = _SIGNATURE.match(heading)
-    if not found or not (found["call"] or _CODE_LIKE.search(found["name"])):
-        return ""
+    if not found or not (found["call"] or _CODE_LIKE.search(found["name"]) or found["name"].islower()):
+        return ""  # a lower-case name counts as a tool's, if the text writes it as code ("prom2json")
     code = rf"`[^`\n]*(?<![\w.]){re.escape(found['name'])}(?![\w])[^`\n]*`"  # the name inside backquotes
     if not found["call"] and not _MEMBER.search(found["name"]) and not re.search(code, kg.get(chunk)["text"]):
         return ""  # "GitHub", "PromQL": names, not APIs
