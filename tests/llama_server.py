@@ -25,7 +25,8 @@ MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 
 class ServerUnavailable(RuntimeError):
-    """The server or its model is not installed here (the message says which, and how to install it)."""
+    """The server or its model is not installed here, or its build cannot run on this CPU (the message says
+    which, and what to do)."""
 
 
 def packaged_model() -> Path:
@@ -89,6 +90,13 @@ def llama_server(log: Path, *, threads: int = 2, context: int = 4096, slots: int
                 pass
             if process.poll() is not None or time.monotonic() > deadline:
                 tail = log.read_text(encoding="utf-8", errors="replace")[-2000:]
+                if process.returncode is not None and process.returncode < 0:
+                    # killed by a signal while loading the model: a build native to another CPU (SIGILL,
+                    # SIGSEGV on one that lists AMX); docs/development.md says how to build a portable one
+                    raise ServerUnavailable(
+                        f"llama-server died with signal {-process.returncode} loading the model: rebuild it "
+                        "for this CPU (docs/development.md, the real_model tier)\n" + tail
+                    )
                 raise RuntimeError(f"the llama.cpp server did not start:\n{tail}")
             time.sleep(0.5)
         yield f"{root}/v1"
