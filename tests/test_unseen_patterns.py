@@ -15,6 +15,7 @@ from groundset.kg.graph import NodeKind
 from groundset.kg.scope import corpus_scope
 from groundset.personas.audience import audience_name, audience_of, distinct_audiences
 from groundset.synthesizers.kinds.comparative import said_by_side
+from groundset.synthesizers.kinds.distracting import _means, _names_any
 from groundset.synthesizers.kinds.double import _two_apis, double_question
 from groundset.synthesizers.questions.answer_first import fact_question
 from groundset.synthesizers.scenarios.answer_patterns import match_sentence
@@ -532,3 +533,18 @@ def test_a_tools_section_headed_in_code_names_the_tool():
         section_name(kg, c) for c in kg.nodes(NodeKind.CHUNK) if kg.get(c)["section"].endswith("Pushgateway")
     }
     assert plain == {""}  # a capitalised heading in prose is no tool's name
+
+
+def test_a_near_miss_naming_what_the_how_to_uses_is_no_distractor():
+    """ "How can V8 Inspector be enabled?" (Node.js's debugger page: "by passing the --inspect flag") had the
+    CLI page's "`--inspect[=[host:]port]` Activate inspector on host:port" as its near-miss; it tells how
+    as well (a blind reader failed 3 of 16 distractors so). The product's own name is no such means."""
+    (fact,) = facts_of(
+        "V8 Inspector can be enabled by passing the --inspect flag when starting a Node.js application."
+    )
+    assert fact.pattern == "procedure"
+    means = _means([fact], "Node.js")
+    assert means == {"--inspect"}
+    assert _names_any("### `--inspect[=[host:]port]`\n\nActivate inspector on `host:port`.", means)
+    assert not _names_any("The `--inspect-brk` flag breaks before user code starts.", means)
+    assert not _names_any("V8 Inspector integration allows tools such as Chrome DevTools to attach.", means)

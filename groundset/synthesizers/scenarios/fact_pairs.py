@@ -58,7 +58,7 @@ MAX_PAIRS_PER_SUBJECT = 2  # one subject opens at most two questions of a set
 # A subject named on more than this share of the pages (and more than three) is the corpus's vocabulary, not
 # one thing two pages state facts about: "What is an API, and how should APIs be treated?" (Node.js API docs,
 # 55 of 64 pages), "What do labels let you do, and why must ...?" (Prometheus, 28 of 72). Blind readers kept 1
-# of 7 such cross-page pairs (three corpora), and 2 of 4 of subjects fewer pages name.
+# of 8 such cross-page pairs (three corpora), and 2 of 3 of subjects fewer pages name.
 MAX_ACROSS_SHARE = 0.2
 MIN_ACROSS_PAGES = 3
 _CODE_LIKE = re.compile(r"[_.:<>()/]|[a-z][A-Z]")
