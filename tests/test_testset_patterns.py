@@ -1024,7 +1024,7 @@ def test_a_situation_is_said_in_the_first_person():
 def test_another_version_of_the_same_spec_is_no_distractor():
     """ "What timestamp should a Summary have?" from OpenMetrics 2.0, with OpenMetrics 1.0's "A Summary ...
     SHOULD have a Timestamp value called Created" as the near-miss: the question names no version, so the
-    other version answers it too (blind readers failed 3 of 7 Prometheus distractors so, in every round)."""
+    other version answers it too (every round's reader of the Prometheus docs failed it)."""
     kg = build_knowledge_graph(PROMETHEUS_DOCS / "specs").kg
     titles = {kg.get(d)["source"]: kg.get(d).get("title") for d in kg.nodes(NodeKind.DOCUMENT)}
     assert titles["om/open_metrics_spec.md"] == "OpenMetrics 1.0"

@@ -350,7 +350,7 @@ _VERSION_MARK = re.compile(r"\bv?\d+(?:\.\d+)+\b|\bv\d+\b|\[[^\]]*\]|\([^)]*\)",
 def _versions_of_one(kg: KnowledgeGraph, own: dict[str, Any], other: dict[str, Any]) -> bool:
     """Whether two chunks are of two versions of one document ("OpenMetrics 1.0", "OpenMetrics 2.0
     [EXPERIMENTAL]"): the other version answers a question that names no version as well as the reference
-    (blind readers failed 3 of 7 distractors so on the Prometheus docs, in every round)."""
+    (every round's reader of the Prometheus docs failed a distractor so)."""
     if own["document"] == other["document"]:
         return False
     titles = [str(kg.get(chunk["document"]).get("title") or "") for chunk in (own, other)]
