@@ -3,10 +3,11 @@
 Node ids are content addressed (the same text from the same source gives the same id in every
 run), so a rebuild, a cache and a test set all agree on what a chunk is. A chunk's id depends on its
 document's path and its own text only, not on the rest of the document: an edit elsewhere in the page
-leaves it, and every test-set sample grounded on it, as it was. Symmetric relations
-(similar, entity_overlap, theme_overlap) are stored once, from the smaller id to the larger, as
-columns in ``kg.relations`` (see relations.py): nodes and the structure edges (child, next) are the
-networkx graph, ``kg.graph``. Read edges of every kind through ``edges``, ``edge`` and ``neighbours``.
+leaves it, and every test-set sample grounded on it, as it was. The nodes and their properties are the
+networkx graph, ``kg.graph``; the edges are columns in ``kg.relations`` (see relations.py), a few bytes
+an edge where networkx takes about 520. Symmetric relations (similar, entity_overlap, theme_overlap) are
+stored once, from the smaller id to the larger; structure edges (child, next) lead one way. Read edges
+of every kind through ``edges``, ``edge`` and ``neighbours``.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ class EdgeKind(StrEnum):
 
 SYMMETRIC_ORDER = (EdgeKind.SIMILAR, EdgeKind.ENTITY_OVERLAP, EdgeKind.THEME_OVERLAP)
 SYMMETRIC = frozenset(SYMMETRIC_ORDER)
+STRUCTURE_ORDER = (EdgeKind.CHILD, EdgeKind.NEXT)  # directed, no properties
 RELATION_PROPERTIES = frozenset({"score", "shared"})  # what a symmetric edge holds besides its kind
 VECTOR_PROPERTIES = ("embedding", "summary_embedding")
 
@@ -53,12 +55,14 @@ def chunk_id(source: str, text: str, occurrence: int = 0) -> str:
 
 
 class KnowledgeGraph:
-    """A thin, typed view over ``networkx.MultiDiGraph`` (nodes, child and next edges) and the relationship
-    edges' columns; algorithms stay plain functions over it."""
+    """A thin, typed view over ``networkx.MultiDiGraph`` (the nodes) and the edges' columns; algorithms
+    stay plain functions over it."""
 
     def __init__(self, graph: nx.MultiDiGraph | None = None, relations: Relations | None = None) -> None:
         self.graph: nx.MultiDiGraph = graph if graph is not None else nx.MultiDiGraph()
-        self.relations: Relations = relations if relations is not None else Relations()
+        self.relations: Relations = (
+            relations if relations is not None else Relations(directed=(k.value for k in STRUCTURE_ORDER))
+        )
 
     # -- nodes ---------------------------------------------------------------------------
     def add_node(self, node_id: str, kind: NodeKind | str, **properties: Any) -> str:
@@ -139,16 +143,14 @@ class KnowledgeGraph:
         for node in (source, target):
             if node not in self.graph:
                 raise KeyError(f"cannot add a {kind.value} edge: no node {node!r}")
+        allowed = RELATION_PROPERTIES if kind in SYMMETRIC else frozenset()
+        extra = sorted(set(properties) - allowed - {"kind", "symmetric"})
+        if extra:
+            holds = "only a score and shared items" if kind in SYMMETRIC else "no properties"
+            raise ValueError(f"a {kind.value} edge holds {holds}, not {', '.join(extra)}")
         if kind in SYMMETRIC:
-            extra = sorted(set(properties) - RELATION_PROPERTIES - {"kind", "symmetric"})
-            if extra:
-                raise ValueError(
-                    f"a {kind.value} edge holds only a score and shared items, not {', '.join(extra)}"
-                )
             source, target = sorted((source, target))
-            self.relations.add(kind.value, source, target, properties.get("score"), properties.get("shared"))
-            return
-        self.graph.add_edge(source, target, key=kind.value, kind=kind.value, **properties)
+        self.relations.add(kind.value, source, target, properties.get("score"), properties.get("shared"))
 
     def add_relations(
         self,
@@ -173,14 +175,10 @@ class KnowledgeGraph:
     def edges(self, kind: EdgeKind | str | None = None) -> Iterator[tuple[str, str, str, dict[str, Any]]]:
         """(source, target, kind, data) of every edge (of ``kind``): by source node, then as added."""
         wanted = None if kind is None else EdgeKind(kind)
-        if wanted is None or wanted not in SYMMETRIC:
-            for source, target, key, data in self.graph.edges(keys=True, data=True):
-                if wanted is None or key == wanted.value:
-                    yield source, target, key, data
-        relation_kinds = [k for k in SYMMETRIC_ORDER if wanted is None or k == wanted]
-        if any(self.relations.count(k.value) for k in relation_kinds):
+        kinds = [k for k in STRUCTURE_ORDER + SYMMETRIC_ORDER if wanted is None or k == wanted]
+        if any(self.relations.count(k.value) for k in kinds):
             places = {node: place for place, node in enumerate(self.graph)}
-            for k in relation_kinds:
+            for k in kinds:
                 for source, target, data in self.relations.rows(k.value, places):
                     yield source, target, k.value, data
 
@@ -188,43 +186,27 @@ class KnowledgeGraph:
         kind = EdgeKind(kind)
         if kind in SYMMETRIC:
             source, target = sorted((source, target))
-            return self.relations.edge(kind.value, source, target)
-        return self.graph.get_edge_data(source, target, key=kind.value)
+        return self.relations.edge(kind.value, source, target)
 
     def neighbours(self, node_id: str, kind: EdgeKind | str | None = None) -> list[str]:
         """Nodes joined to ``node_id`` by an edge of ``kind``: successors, or either way if symmetric."""
         kinds = [EdgeKind(kind)] if kind is not None else list(EdgeKind)
         seen: dict[str, None] = {}
         for k in kinds:
-            if k in SYMMETRIC:
-                seen.update(dict.fromkeys(self.relations.neighbours(k.value, node_id)))
-                continue
-            for _, target, key in self.graph.out_edges(node_id, keys=True):
-                if key == k.value:
-                    seen[target] = None
+            seen.update(dict.fromkeys(self.relations.neighbours(k.value, node_id)))
         return list(seen)
 
     def remove_edges(self, kind: EdgeKind | str, among: Iterable[str] | None = None) -> int:
         """Drop every edge of ``kind`` (with ``among``: those whose two ends are both in it), e.g. before
         rebuilding relationships; returns how many."""
         kind = EdgeKind(kind)
-        if kind in SYMMETRIC:
-            if among is None:
-                return self.relations.remove_kind(kind.value)
-            return self.relations.remove_among(kind.value, among)
-        members = None if among is None else set(among)
-        doomed = [
-            (s, t, k) for s, t, k, _ in self.edges(kind) if members is None or (s in members and t in members)
-        ]
-        self.graph.remove_edges_from(doomed)
-        return len(doomed)
+        if among is None:
+            return self.relations.remove_kind(kind.value)
+        return self.relations.remove_among(kind.value, among)
 
     def count_edges(self, kind: EdgeKind | str | None = None) -> int:
-        if kind is not None and EdgeKind(kind) in SYMMETRIC:
-            return self.relations.count(EdgeKind(kind).value)
-        if kind is not None:
-            return sum(1 for _ in self.edges(kind))
-        return self.graph.number_of_edges() + sum(self.relations.count(k.value) for k in SYMMETRIC)
+        kinds = list(EdgeKind) if kind is None else [EdgeKind(kind)]
+        return sum(self.relations.count(k.value) for k in kinds)
 
     # -- views -----------------------------------------------------------------------------
     def subgraph(self, node_ids: Iterable[str]) -> KnowledgeGraph:
@@ -234,8 +216,6 @@ class KnowledgeGraph:
 
     def stats(self) -> dict[str, Any]:
         nodes = Counter(kind for _, kind in self.graph.nodes(data="kind"))
-        edges = Counter(key for _, _, key in self.graph.edges(keys=True))
-        edges.update({k.value: self.relations.count(k.value) for k in SYMMETRIC})
         coverage: dict[str, dict[str, int]] = {}
         for _, data in self.graph.nodes(data=True):
             kind_cov = coverage.setdefault(data["kind"], Counter())
@@ -244,7 +224,7 @@ class KnowledgeGraph:
                     kind_cov[name] += 1
         return {
             "nodes": dict(sorted(nodes.items())),
-            "edges": {kind.value: edges.get(kind.value, 0) for kind in EdgeKind},
+            "edges": {kind.value: self.relations.count(kind.value) for kind in EdgeKind},
             "properties": {kind: dict(sorted(c.items())) for kind, c in sorted(coverage.items())},
         }
 
@@ -257,15 +237,11 @@ class KnowledgeGraph:
         rank = {node: i for i, node in enumerate(nodes)}
         codes = {kind: i for i, kind in enumerate(sorted(k.value for k in EdgeKind))}
         names = sorted(codes)
-        parts = [
-            np.array(
-                [(rank[s], rank[t], codes[k]) for s, t, k in self.graph.edges(keys=True)], dtype=np.int64
-            ).reshape(-1, 3)
-        ]
+        parts = [np.zeros((0, 3), dtype=np.int64)]
         number_rank = np.fromiter(
             (rank.get(node, -1) for node in self.relations.ids), dtype=np.int64, count=len(self.relations.ids)
         )
-        for kind in SYMMETRIC:
+        for kind in EdgeKind:
             source, target, _, _ = self.relations.columns(kind.value)
             column = np.full(len(source), codes[kind.value], dtype=np.int64)
             parts.append(np.stack([number_rank[source], number_rank[target], column], axis=1))

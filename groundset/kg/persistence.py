@@ -1,5 +1,5 @@
-"""Saving and loading a KnowledgeGraph: a JSON header, nodes and structure edges as JSON Lines, one .npy
-matrix per vector property and the relationship edges as columns in one .npz file.
+"""Saving and loading a KnowledgeGraph: a JSON header, nodes and structure edges (child, next) as JSON
+Lines, one .npy matrix per vector property and the relationship edges as columns in one .npz file.
 
 The round trip is exact: ids, properties, edges, graph-level records (``kg.graph.graph``: the models
 and options that built it) and float32 vectors come back bit for bit.
@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import json
 import sys
+from array import array
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ import numpy as np
 
 from ..core.atomic import atomic_directory, check_output_dir
 from ..core.errors import ConfigError
-from .graph import SYMMETRIC, VECTOR_PROPERTIES, KnowledgeGraph, NodeKind
+from .graph import STRUCTURE_ORDER, SYMMETRIC, VECTOR_PROPERTIES, KnowledgeGraph, NodeKind
 from .relations import Relations
 from .vectors import rows_matrix
 
@@ -157,13 +158,13 @@ def load_graph(directory: str | Path) -> KnowledgeGraph:
         NodeKind(record["kind"])
         graph.add_node(node_id, **_shared_strings(record))
         order.append(node_id)
-    for record in edge_records:
-        source, target = record.pop("source"), record.pop("target")
-        if version == 1 and record.get("kind") in {k.value for k in SYMMETRIC}:
+    if version == 1:
+        for record in edge_records:
+            source, target = record.pop("source"), record.pop("target")
             record.pop("symmetric", None)
             kg.add_edge(source, target, record.pop("kind"), **record)
-        else:
-            graph.add_edge(source, target, key=record["kind"], **record)
+    else:
+        _load_structure(kg, order, edge_records, folder / header["edges"])
     for name, entry in header.get("vectors", {}).items():
         matrix = _read_array(folder / entry["file"])
         if matrix.shape[0] != len(entry["ids"]):
@@ -208,6 +209,29 @@ def _read_array(path: Path, **options: Any) -> Any:
         return np.load(path, allow_pickle=False, **options)
     except (OSError, ValueError) as exc:
         raise ConfigError(f"cannot read {path}: {exc}") from exc
+
+
+def _load_structure(
+    kg: KnowledgeGraph, order: list[str], records: Iterator[dict[str, Any]], path: Path
+) -> None:
+    """The structure edges (one JSON line each) as columns: no dict an edge is kept."""
+    place = {node: i for i, node in enumerate(order)}
+    structure = {k.value for k in STRUCTURE_ORDER}
+    columns: dict[str, tuple[array, array]] = {}
+    for number, record in enumerate(records, 1):
+        kind = record.get("kind")
+        if kind not in structure:
+            raise ConfigError(f"{path}, edge {number}: {kind!r} is not a structure edge (child or next)")
+        ends = place.get(record.get("source")), place.get(record.get("target"))
+        if None in ends:
+            raise ConfigError(f"{path}, edge {number}: it names a node that nodes.jsonl does not hold")
+        sources, targets = columns.setdefault(kind, (array("q"), array("q")))
+        sources.append(ends[0])
+        targets.append(ends[1])
+    for kind, (sources, targets) in columns.items():
+        source, target = np.frombuffer(sources, np.int64), np.frombuffer(targets, np.int64)
+        score, shared = np.full(len(source), np.nan), np.full(len(source), -1, dtype=np.int64)
+        kg.relations.load_columns(kind, order, [], source, target, score, shared)
 
 
 def _load_relations(kg: KnowledgeGraph, order: list[str], folder: Path, entry: dict[str, Any]) -> None:

@@ -1,9 +1,12 @@
-"""Relationship edges (similar, entity_overlap, theme_overlap) as columns, not networkx attribute dicts.
+"""A knowledge graph's edges as columns, not networkx attribute dicts.
 
-A corpus of 100,000 chunks has well over a million of these edges. In a ``networkx.MultiDiGraph`` each
-one costs about 520 bytes (a key dict, an attribute dict, two adjacency entries); here it costs about
-20: two node numbers, a score and the number of its shared-items tuple, each tuple stored once. The
-structure edges (child, next; about one per chunk) stay in networkx with the nodes.
+A corpus of 100,000 chunks has well over a million relationship edges (similar, entity_overlap,
+theme_overlap) and two hundred thousand structure edges (child, next). In a ``networkx.MultiDiGraph``
+each one costs about 520 bytes (a key dict, an attribute dict, two adjacency entries); here it costs
+about 20: two node numbers, a score and the number of its shared-items tuple, each tuple stored once.
+Relationship edges are symmetric (stored once, the smaller id first; a node's neighbours are found at
+either end); the ``directed`` kinds (structure edges) hold no score or items and lead from source to
+target.
 
 Edges are appended to growing arrays and settled lazily: the first read after a write merges repeated
 pairs (the last write's data wins, the first write's place is kept, as a dict update would) and builds
@@ -110,9 +113,11 @@ class _Table:
 
 
 class Relations:
-    """The symmetric edges of a knowledge graph, by kind (a kind is its string value)."""
+    """The edges of a knowledge graph, by kind (a kind is its string value); ``directed`` names the kinds
+    whose edges lead one way (the others are symmetric)."""
 
-    def __init__(self) -> None:
+    def __init__(self, directed: Iterable[str] = ()) -> None:
+        self.directed = frozenset(directed)
         self.ids: list[str] = []
         self.numbers: dict[str, int] = {}
         self.shared_items: list[tuple[str, ...]] = []
@@ -151,7 +156,7 @@ class Relations:
     def add(
         self, kind: str, source: str, target: str, score: float | None, shared: Sequence[str] | None
     ) -> None:
-        """Add or update one edge (``source`` < ``target``)."""
+        """Add or update one edge (``source`` < ``target`` if the kind is symmetric)."""
         table = self._table(kind)
         table.append(
             self.number(source),
@@ -269,6 +274,8 @@ class Relations:
     def data(self, kind: str, row: int, settled: _Settled | None = None) -> dict[str, Any]:
         s = settled if settled is not None else self._settled(kind)
         data: dict[str, Any] = {"kind": kind}
+        if kind in self.directed:
+            return data
         score = float(s.score[row])
         if score == score:  # not NaN
             data["score"] = score
@@ -303,15 +310,18 @@ class Relations:
         return self.data(kind, int(hit[0]), s) if len(hit) else None
 
     def neighbours(self, kind: str, node: str) -> list[str]:
-        """Nodes joined to ``node``: where it is the smaller id, then where it is the larger, each in the
-        order the edges were added."""
+        """Nodes an edge leads to from ``node`` and, for a symmetric kind, those it comes from (where
+        ``node`` is the larger id), each in the order the edges were added."""
         number = self.numbers.get(node)
         if number is None or kind not in self._tables:
             return []
         s = self._settled(kind)
         out = s.out_order[s.out_start[number] : s.out_start[number + 1]]
-        into = s.in_order[s.in_start[number] : s.in_start[number + 1]]
-        return [self.ids[n] for n in s.target[out].tolist()] + [self.ids[n] for n in s.source[into].tolist()]
+        found = [self.ids[n] for n in s.target[out].tolist()]
+        if kind not in self.directed:
+            into = s.in_order[s.in_start[number] : s.in_start[number + 1]]
+            found += [self.ids[n] for n in s.source[into].tolist()]
+        return found
 
     def columns(self, kind: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Node numbers of both ends, scores and shared numbers of every ``kind`` edge (for saving)."""
@@ -326,7 +336,7 @@ class Relations:
         place = np.full(len(self.ids), -1, dtype=np.int64)
         place[kept] = np.arange(len(kept))
         kept_nodes = [self.ids[number] for number in kept.tolist()]
-        copy = Relations()
+        copy = Relations(self.directed)
         for kind in self._tables:
             s = self._settled(kind)
             among = members[s.source] & members[s.target]

@@ -445,6 +445,5 @@ def build_order(kg: KnowledgeGraph, splitters: Sequence[ChunkSplitter]) -> None:
     order.update(dict.fromkeys(kg.graph.nodes))  # anything else keeps its place after them
     graph = nx.MultiDiGraph()
     graph.graph.update(kg.graph.graph)
-    graph.add_nodes_from((node, kg.graph.nodes[node]) for node in order)
-    graph.add_edges_from(kg.graph.edges(keys=True, data=True))
+    graph.add_nodes_from((node, kg.graph.nodes[node]) for node in order)  # edges are in kg.relations
     kg.graph = graph
