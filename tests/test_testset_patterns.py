@@ -1036,3 +1036,53 @@ def test_another_version_of_the_same_spec_is_no_distractor():
     found = [m for chunk in v2 for m in near_misses(kg, chunk, "histogram", ["no such answer"])]
     assert found and not set(found) & v1
     assert set(found) & other  # other documents still give near-misses
+
+
+def test_a_large_corpus_is_compared_in_a_bounded_sample(prometheus_graph, monkeypatch):
+    """A 105,000-chunk graph held about 11,000 definitions: scoring every two of them and reading every chunk
+    for each subject took 3.4 GB and more than ten minutes. Over the caps, comparisons are searched among a
+    seeded sample of the facts and of the chunks (the same for one seed); under them nothing changes."""
+    from groundset.synthesizers.scenarios import fact_pairs
+
+    index = FactIndex.of(prometheus_graph)
+    whole = list(comparable_pairs(prometheus_graph, index, random.Random(3)))
+    items = len(fact_pairs._comparable(index))
+    chunks = len(prometheus_graph.nodes(NodeKind.CHUNK))
+    assert whole and items < fact_pairs.MAX_COMPARED and chunks < fact_pairs.MAX_NAMING_CHUNKS
+    monkeypatch.setattr(fact_pairs, "MAX_COMPARED", items // 2)
+    monkeypatch.setattr(fact_pairs, "MAX_NAMING_CHUNKS", chunks // 2)
+    named = Together(prometheus_graph)
+    assert len(named.texts()) == chunks // 2 and list(named.texts()) == [
+        c for c in prometheus_graph.nodes(NodeKind.CHUNK) if c in named.texts()
+    ]
+    assert named.documents() <= len(prometheus_graph.nodes(NodeKind.DOCUMENT))
+    sampled = list(comparable_pairs(prometheus_graph, index, random.Random(3)))
+    assert sampled == list(comparable_pairs(prometheus_graph, index, random.Random(3)))
+    assert len(sampled) < len(whole)
+    keys = [{(a[1].key(), b[1].key()) for _, a, b in pairs} for pairs in (sampled, whole)]
+    assert keys[0] <= keys[1]
+
+
+def test_the_keys_a_phrase_may_name_include_every_key_it_names(prometheus_graph):
+    """``_add_settings`` tries a fact only against the keys whose first word opens one of its words (it tried
+    every defined key: thousands, for each fact of a large corpus); no key ``head_of`` finds is left out, in
+    any case or number, with hyphens or spaces, or with a short first word ("a b" also names "ab")."""
+    from groundset.synthesizers.scenarios.fact_pairs import _by_opening, _may_name, head_of
+
+    index = FactIndex.of(prometheus_graph)
+    keys = sorted({f.key() for found in index.facts.values() for f in found}) + ["a b", ".env", "x"]
+    starting = _by_opening(keys)
+    phrases = [f.focus for found in index.facts.values() for f in found] + [
+        "Time-Series in a Gauge",
+        "the ab value",
+        "an .env file",
+        "Histograms with x labels",
+    ]
+    checked = 0
+    for phrase in phrases:
+        may = set(_may_name(starting, phrase))
+        named = {key for key in keys if head_of(key, phrase)}
+        assert named <= may, (phrase, named - may)
+        checked += bool(named)
+        assert len(may) < len(keys)
+    assert checked > 100

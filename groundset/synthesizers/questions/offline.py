@@ -9,6 +9,7 @@ The templates here are English; ``questions.local`` writes the same questions in
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from collections.abc import Sequence
@@ -93,6 +94,7 @@ _LIKELY_VERBS = word_set(
 )
 
 
+@functools.lru_cache(maxsize=16_384)  # a large corpus asks for thousands of terms, again and again
 def term_pattern(term: str) -> re.Pattern[str] | None:
     """A case-insensitive pattern for ``term`` and its simple plural/singular and hyphen/space forms."""
     words = [word for word in re.split(r"[\s-]+", term.strip().strip("`")) if word]

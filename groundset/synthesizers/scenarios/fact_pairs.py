@@ -29,6 +29,7 @@ import numpy as np
 
 from ...kg.graph import KnowledgeGraph, NodeKind
 from ...text.lexical import folded, stops_of
+from ...text.scripts import CJK
 from ..questions.offline import term_pattern
 from ..questions.templates import ORDER, asks_broadly, asks_one_thing, follow_up, in_setting
 from .fact_index import FactIndex
@@ -55,6 +56,13 @@ MIN_CO_MENTIONS = 2  # chunks naming both subjects: what shows the corpus relate
 PAIRABLE = frozenset({"definition", "purpose", "default", "value", "constraint"})
 COMPARABLE = frozenset({"definition", "purpose"})
 MAX_PAIRS_PER_SUBJECT = 2  # one subject opens at most two questions of a set
+# A large corpus is searched in a sample, so that a test set's cost does not grow with the square of it:
+# at most this many definitions and purposes are compared (every two of them are scored), and this many
+# chunks are read for where subjects are named. Prometheus, the handbook, FastAPI and the Node.js API
+# reference hold 26 to 353 comparable facts and 665 to 6,165 chunks; a 105,000-chunk build held 10,000
+# and more, and comparing them all took 3.5 GB and more than ten minutes.
+MAX_COMPARED = 2_000
+MAX_NAMING_CHUNKS = 20_000
 # A subject named on more than this share of the pages (and more than three) is the corpus's vocabulary, not
 # one thing two pages state facts about: "What is an API, and how should APIs be treated?" (Node.js API docs,
 # 55 of 64 pages), "What do labels let you do, and why must ...?" (Prometheus, 28 of 72). Blind readers kept 1
@@ -193,16 +201,45 @@ def _add_settings(by_key: dict[str, list[Located]], index: FactIndex) -> None:
         if any(f.pattern in COMPARABLE for _, f in found) and not index.is_scope_key(key)
     )
     found: dict[str, list[Located]] = defaultdict(list)
+    starting = _by_opening(defined)
     for chunk in sorted(index.facts):
         for fact in index.facts[chunk]:
             alone = fact.pattern in COMPARABLE or fact.pattern == "procedure"  # how-tos: ``_add_how_tos``
             if alone or not index.unambiguous(fact) or index.is_scope(fact) or asks_broadly(fact):
                 continue
-            for key in defined:
+            for key in _may_name(starting, fact.focus):
                 if key != fact.key() and head_of(key, fact.focus):
                     found[key].append((chunk, fact))
     for key, located in found.items():
         by_key[key].extend(located[:MAX_SETTINGS_PER_SUBJECT])
+
+
+_WORD_OPENING = re.compile(r"(?<!\w)\w{1,2}")  # the first two characters of each word
+_CJK_CHAR = re.compile(rf"[{CJK}]")
+
+
+def _by_opening(keys: list[str]) -> dict[str, list[str]]:
+    """``keys`` by the first two characters of their first word, lower-cased: a phrase names a key (as
+    ``term_pattern`` finds it, at a word's start, in any case and number) only where one of its words opens
+    so. Keys that may start inside a word (CJK, a first character that is no word character) or whose first
+    word has fewer than two word characters ("a b" names "ab" too) are under "", tried against every phrase.
+    Without it every fact of a 100,000-chunk corpus was tried against each of thousands of defined keys."""
+    starting: dict[str, list[str]] = defaultdict(list)
+    for key in keys:
+        words = [word for word in re.split(r"[\s-]+", key.strip().strip("`")) if word]
+        if not words:
+            continue
+        opening = words[0][:2]
+        plain = re.fullmatch(r"\w\w", opening) is not None and not _CJK_CHAR.search(opening)
+        starting[opening.lower() if plain else ""].append(key)
+    return starting
+
+
+def _may_name(starting: dict[str, list[str]], phrase: str) -> list[str]:
+    """The keys of ``starting`` (``_by_opening``) that ``phrase`` may name: those whose opening one of its
+    words has, and those under ""."""
+    openings = {match.group(0).lower() for match in _WORD_OPENING.finditer(phrase)}
+    return starting.get("", []) + [key for opening in openings for key in starting.get(opening, [])]
 
 
 def head_of(key: str, phrase: str) -> bool:
@@ -273,14 +310,15 @@ class _Widespread:
 
     def __init__(self, kg: KnowledgeGraph) -> None:
         self.together = Together(kg)
-        self.pages = max(MIN_ACROSS_PAGES, MAX_ACROSS_SHARE * len(kg.nodes(NodeKind.DOCUMENT)))
+        self._pages = 0.0  # known at the first call: it reads the texts
         self._found: dict[str, bool] = {}
 
     def __call__(self, key: str) -> bool:
         if key not in self._found:
             kg = self.together.kg
+            self._pages = self._pages or max(MIN_ACROSS_PAGES, MAX_ACROSS_SHARE * self.together.documents())
             documents = {kg.get(chunk)["document"] for chunk in self.together.chunks(key)}
-            self._found[key] = len(documents) > self.pages
+            self._found[key] = len(documents) > self._pages
         return self._found[key]
 
 
@@ -336,6 +374,8 @@ def comparable_pairs(
     items = _comparable(index)
     if len(items) < 2:
         return
+    if len(items) > MAX_COMPARED:  # a seeded sample, in the order of the corpus
+        items = [items[k] for k in sorted(rng.sample(range(len(items)), MAX_COMPARED))]
     vectors = index.vectors([fact.reference for _, fact in items])
     similarity = vectors @ vectors.T
     predicates = index.vectors([fact.answer for _, fact in items])
@@ -432,15 +472,24 @@ class Together:
         self.kg = kg
         self._texts: dict[str, str] | None = None
         self._chunks: dict[str, set[str]] = {}
+        self._sentences: dict[str, list[str]] = {}  # of the chunks two subjects were looked for in
 
     def texts(self) -> dict[str, str]:
-        """Every chunk's text, case-folded, hyphens as spaces (read once)."""
+        """Every chunk's text, case-folded, hyphens as spaces (read once); in a corpus of more than
+        ``MAX_NAMING_CHUNKS`` chunks, those of a sample (the same for every run on the graph)."""
         if self._texts is None:
+            chunks = self.kg.nodes(NodeKind.CHUNK)
+            if len(chunks) > MAX_NAMING_CHUNKS:
+                picked = random.Random(len(chunks)).sample(range(len(chunks)), MAX_NAMING_CHUNKS)
+                chunks = [chunks[k] for k in sorted(picked)]
             self._texts = {
-                c: " ".join(self.kg.get(c)["text"].casefold().replace("-", " ").split())
-                for c in self.kg.nodes(NodeKind.CHUNK)
+                c: " ".join(self.kg.get(c)["text"].casefold().replace("-", " ").split()) for c in chunks
             }
         return self._texts
+
+    def documents(self) -> int:
+        """How many documents the chunks read are of (all of them, but in a sample)."""
+        return len({self.kg.get(c)["document"] for c in self.texts()})
 
     def chunks(self, key: str) -> set[str]:
         """The chunks whose text names ``key``."""
@@ -453,7 +502,9 @@ class Together:
         """The sentences naming both ``a`` and ``b``."""
         named_a, named_b = _named(a), _named(b)
         for chunk in sorted(self.chunks(a) & self.chunks(b)):
-            for sentence in _SENTENCE_END.split(self.texts()[chunk]):
+            if chunk not in self._sentences:
+                self._sentences[chunk] = _SENTENCE_END.split(self.texts()[chunk])
+            for sentence in self._sentences[chunk]:
                 if named_a.search(sentence) and named_b.search(sentence):
                     yield sentence
 
