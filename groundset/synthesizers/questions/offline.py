@@ -94,10 +94,15 @@ _LIKELY_VERBS = word_set(
 )
 
 
+def term_words(term: str) -> list[str]:
+    """The words of ``term`` as ``term_pattern`` joins them (split at spaces and hyphens, no backquotes)."""
+    return [word for word in re.split(r"[\s-]+", term.strip().strip("`")) if word]
+
+
 @functools.lru_cache(maxsize=16_384)  # a large corpus asks for thousands of terms, again and again
 def term_pattern(term: str) -> re.Pattern[str] | None:
     """A case-insensitive pattern for ``term`` and its simple plural/singular and hyphen/space forms."""
-    words = [word for word in re.split(r"[\s-]+", term.strip().strip("`")) if word]
+    words = term_words(term)
     if not words:
         return None
     body = r"[\s-]*".join([*(re.escape(word) for word in words[:-1]), _number_forms(words[-1])])

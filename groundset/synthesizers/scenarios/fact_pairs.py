@@ -30,7 +30,7 @@ import numpy as np
 from ...kg.graph import KnowledgeGraph, NodeKind
 from ...text.lexical import folded, stops_of
 from ...text.scripts import CJK
-from ..questions.offline import term_pattern
+from ..questions.offline import term_pattern, term_words
 from ..questions.templates import ORDER, asks_broadly, asks_one_thing, follow_up, in_setting
 from .fact_index import FactIndex
 from .facts import Fact, subject_key
@@ -226,7 +226,7 @@ def _by_opening(keys: list[str]) -> dict[str, list[str]]:
     Without it every fact of a 100,000-chunk corpus was tried against each of thousands of defined keys."""
     starting: dict[str, list[str]] = defaultdict(list)
     for key in keys:
-        words = [word for word in re.split(r"[\s-]+", key.strip().strip("`")) if word]
+        words = term_words(key)
         if not words:
             continue
         opening = words[0][:2]
