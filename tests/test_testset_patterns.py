@@ -1086,3 +1086,20 @@ def test_the_keys_a_phrase_may_name_include_every_key_it_names(prometheus_graph)
         checked += bool(named)
         assert len(may) < len(keys)
     assert checked > 100
+
+
+def test_a_fact_index_larger_than_the_memos_forgets_each_chunks_readings(prometheus_graph, monkeypatch):
+    """A corpus larger than the passages memo is read twice by the fact index with no hit between the
+    passes, and the memos then held a few hundred megabytes at a 105,000-chunk test set's peak. There each
+    chunk's readings are forgotten after it: the same facts, and nothing new left in the parse memo."""
+    from groundset.synthesizers.scenarios import fact_index
+    from groundset.text import mdparse
+
+    chunks = prometheus_graph.nodes(NodeKind.CHUNK)
+    remembered = FactIndex._build(prometheus_graph, chunks)
+    monkeypatch.setattr(fact_index, "PASSAGES_MEMO_CHARS", 0)  # as if the corpus outgrew the memo
+    mdparse._PARSED.items.clear()
+    mdparse._PARSED.chars = 0
+    forgotten = FactIndex._build(prometheus_graph, chunks)
+    assert not mdparse._PARSED.items
+    assert forgotten.facts == remembered.facts and forgotten.lowercase == remembered.lowercase

@@ -8,6 +8,7 @@ the same thing. They cost no model call and no API money, whatever model writes 
 from __future__ import annotations
 
 from collections import Counter
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -18,9 +19,11 @@ from ...kg.graph import KnowledgeGraph
 from ...kg.scope import corpus_scope
 from ...personas.audience import audience_of, staff_read
 from ...text.lexical import folded
+from ...text.mdparse import read_once
 from ..questions.templates import asks_one_thing
 from .facts import Fact, facts_of, prose_vocabulary, subject_key
 from .graph_cache import GraphCache
+from .passages import PASSAGES_MEMO_CHARS
 
 __all__ = ["FactIndex", "corpus_scope"]
 
@@ -94,13 +97,18 @@ class FactIndex:
         langs = languages(kg, chunks)
         texts = [kg.get(c)["text"] for c in chunks]
         sections = [kg.get(c).get("section") or "" for c in chunks]
-        vocabulary = prose_vocabulary(texts, sections)
+        # Both passes read every chunk's passages. When the corpus outgrows the memo the second pass finds
+        # none of the first's (each was pushed out by later chunks), and the memos only hold a few hundred
+        # megabytes at a large test set's peak: there each chunk's readings are forgotten after it.
+        each = read_once if sum(map(len, texts)) > PASSAGES_MEMO_CHARS else nullcontext
+        vocabulary = prose_vocabulary(texts, sections, each=each)
         facts: dict[str, list[Fact]] = {}
         for chunk, text, section, lang in zip(chunks, texts, sections, langs, strict=True):
             data = kg.get(chunk)
             phrases = [p for p in data.get("keyphrases") or [] if " " in p.strip()]
             topics = frozenset(t.casefold() for t in [*(data.get("entities") or []), *phrases] if t)
-            found = facts_of(text, section, lang or "en", vocabulary, topics)
+            with each():
+                found = facts_of(text, section, lang or "en", vocabulary, topics)
             if found:
                 facts[chunk] = found
         scope = corpus_scope(kg)

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
+from contextlib import nullcontext
+from typing import Any
 
 from ...languages.en import QUERY_STOP_WORDS
 from ...languages.words import word_set
@@ -283,16 +286,20 @@ def _with_label(label: str, sentence: str) -> str:
     return ""
 
 
-def prose_vocabulary(texts: list[str], sections: list[str] | None = None) -> frozenset[str]:
+def prose_vocabulary(
+    texts: list[str], sections: list[str] | None = None, *, each: Callable[[], Any] = nullcontext
+) -> frozenset[str]:
     """Words the prose of ``texts`` writes in lower case more often than capitalised mid-sentence (not
     code, URLs or paths): "counter" is a word, "Prometheus" a name even if a path says "prometheus".
-    ``sections``: the texts' section paths, given so that ``facts_of`` later reuses the same parse."""
+    ``sections``: the texts' section paths, given so that ``facts_of`` later reuses the same parse.
+    ``each``: the context each text is read in (``read_once``: what its reading memoised is forgotten)."""
     lower: Counter[str] = Counter()
     capital: Counter[str] = Counter()
     for text, section in zip(texts, sections or [""] * len(texts), strict=True):
-        for passage in passages(text, section):
-            lower.update(_LOWER_WORD.findall(passage.sentence))
-            capital.update(w.lower() for w in _MID_CAPITAL.findall(passage.sentence))
+        with each():
+            for passage in passages(text, section):
+                lower.update(_LOWER_WORD.findall(passage.sentence))
+                capital.update(w.lower() for w in _MID_CAPITAL.findall(passage.sentence))
     return frozenset(word for word, count in lower.items() if count > capital[word])
 
 

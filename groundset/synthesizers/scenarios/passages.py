@@ -80,7 +80,10 @@ def passages(markdown: str, section: str = "", lang: str = "en") -> tuple[Passag
     return _passages(f"{lang}\x00{section}\x00{markdown}")
 
 
-@memo(max_chars=32_000_000)
+PASSAGES_MEMO_CHARS = 32_000_000  # the chunk text whose passages are remembered
+
+
+@memo(max_chars=PASSAGES_MEMO_CHARS)
 def _passages(key: str) -> tuple[Passage, ...]:
     lang, section, markdown = key.split("\x00", 2)
     heading = section.split(" > ")[-1].strip()
