@@ -406,3 +406,33 @@ def test_a_graph_saved_before_filters_were_recorded_updates_unfiltered_with_a_no
     printed = capsys.readouterr().out
     assert "3 added" in printed and "filters: none (this graph does not record" in printed
     assert _recorded_filters(kg_dir) == {"include": None, "exclude": []}
+
+
+def test_same_graph_compares_every_edge_and_its_data_column_by_column():
+    """An update tells whether anything changed by comparing the graphs; with a dict an edge for both
+    graphs that comparison was the peak of updating a 105,000-chunk graph (2.1 GB). Columns decide the same:
+    an edge more or less, another score or other shared items is a change; the order edges came in is not."""
+    from groundset.kg.graph import EdgeKind
+    from groundset.kg.update import same_graph
+
+    def graph(*, order=(0, 1), score=0.5, shared=("Gamma",), extra=False) -> KnowledgeGraph:
+        kg = KnowledgeGraph()
+        doc = kg.add_document("alpha beta gamma", source="a.md")
+        chunks = [kg.add_chunk(doc, text, position=i) for i, text in enumerate(["alpha", "beta", "gamma"])]
+        kg.add_edge(chunks[0], chunks[1], EdgeKind.NEXT)
+        overlap = {"score": score, "shared": list(shared)}
+        pairs = [
+            (chunks[0], chunks[2], EdgeKind.SIMILAR, {"score": 0.9}),
+            (chunks[1], chunks[2], EdgeKind.ENTITY_OVERLAP, overlap),
+        ]
+        for i in order:
+            source, target, kind, data = pairs[i]
+            kg.add_edge(source, target, kind, **data)
+        if extra:
+            kg.add_edge(chunks[1], chunks[2], EdgeKind.NEXT)
+        return kg
+
+    assert same_graph(graph(), graph(order=(1, 0)))
+    assert not same_graph(graph(), graph(score=0.6))
+    assert not same_graph(graph(), graph(shared=("Gamma", "Beta")))
+    assert not same_graph(graph(), graph(extra=True)) and not same_graph(graph(extra=True), graph())
