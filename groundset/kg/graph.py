@@ -238,9 +238,7 @@ class KnowledgeGraph:
         codes = {kind: i for i, kind in enumerate(sorted(k.value for k in EdgeKind))}
         names = sorted(codes)
         parts = [np.zeros((0, 3), dtype=np.int64)]
-        number_rank = np.fromiter(
-            (rank.get(node, -1) for node in self.relations.ids), dtype=np.int64, count=len(self.relations.ids)
-        )
+        number_rank = self.relations.places(rank)
         for kind in EdgeKind:
             source, target, _, _ = self.relations.columns(kind.value)
             column = np.full(len(source), codes[kind.value], dtype=np.int64)

@@ -95,10 +95,7 @@ def _write_array(path: Path, array: np.ndarray) -> None:
 
 def _save_relations(relations: Relations, order: list[str], path: Path) -> dict[str, Any]:
     """The relationship edges as columns over the nodes' saved order; the shared-items tuples once each."""
-    place = {node: i for i, node in enumerate(order)}
-    saved_place = np.fromiter(
-        (place.get(n, -1) for n in relations.ids), dtype=np.int64, count=len(relations.ids)
-    )
+    saved_place = relations.places({node: i for i, node in enumerate(order)})
     columns: dict[str, np.ndarray] = {}
     used: list[np.ndarray] = []
     kinds = [k.value for k in SYMMETRIC if relations.count(k.value)]

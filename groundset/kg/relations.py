@@ -132,6 +132,11 @@ class Relations:
             self.ids.append(node)
         return found
 
+    def places(self, place_of: dict[str, int]) -> np.ndarray:
+        """Each numbered node's place in ``place_of`` (-1: not in it), indexed by node number: what turns an
+        edge column of node numbers into places in some order of the nodes."""
+        return np.fromiter((place_of.get(n, -1) for n in self.ids), dtype=np.int64, count=len(self.ids))
+
     def _numbers(self, nodes: Sequence[str]) -> np.ndarray:
         return np.fromiter((self.number(n) for n in nodes), dtype=np.int64, count=len(nodes))
 
@@ -293,10 +298,7 @@ class Relations:
         s = self._settled(kind)
         order = np.arange(len(s.source))
         if positions is not None and len(order):
-            place = np.fromiter(
-                (positions.get(node, -1) for node in self.ids), dtype=np.int64, count=len(self.ids)
-            )
-            order = np.argsort(place[s.source], kind="stable")
+            order = np.argsort(self.places(positions)[s.source], kind="stable")
         for row in order.tolist():
             yield self.ids[s.source[row]], self.ids[s.target[row]], self.data(kind, row, s)
 

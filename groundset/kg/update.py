@@ -313,8 +313,11 @@ def same_graph(a: KnowledgeGraph, b: KnowledgeGraph) -> bool:
     if any(not _same_properties(data, b.graph.nodes[node]) for node, data in a.graph.nodes(data=True)):
         return False
     rank = {node: place for place, node in enumerate(sorted(a.graph.nodes))}
+    places = [g.relations.places(rank) for g in (a, b)]
     for kind in EdgeKind:  # column by column: a dict an edge, for both graphs, was an update's peak
-        (ends_a, score_a, items_a), (ends_b, score_b, items_b) = (_edge_rows(g, kind, rank) for g in (a, b))
+        (ends_a, score_a, items_a), (ends_b, score_b, items_b) = (
+            _edge_rows(g, kind, p) for g, p in zip((a, b), places, strict=True)
+        )
         if not np.array_equal(ends_a, ends_b) or not np.array_equal(score_a, score_b, equal_nan=True):
             return False
         if items_a != items_b:
@@ -322,11 +325,11 @@ def same_graph(a: KnowledgeGraph, b: KnowledgeGraph) -> bool:
     return True
 
 
-def _edge_rows(kg: KnowledgeGraph, kind: EdgeKind, rank: dict[str, int]) -> tuple[Any, Any, list[Any]]:
-    """The ``kind`` edges of ``kg`` as (both ends' places in ``rank``, scores, shared items), by ends."""
+def _edge_rows(kg: KnowledgeGraph, kind: EdgeKind, places: np.ndarray) -> tuple[Any, Any, list[Any]]:
+    """The ``kind`` edges of ``kg`` as (both ends' ``places``, by node number; scores; shared items), by
+    ends."""
     relations = kg.relations
     source, target, score, shared = relations.columns(kind.value)
-    places = np.fromiter((rank.get(n, -1) for n in relations.ids), dtype=np.int64, count=len(relations.ids))
     ends = np.stack([places[source], places[target]], axis=1)
     order = np.lexsort((ends[:, 1], ends[:, 0]))
     items = [relations.shared_items[i] if i >= 0 else None for i in shared[order].tolist()]
