@@ -42,7 +42,8 @@ WINDOW_TASKS = 2  # batches run between two writes, per CPU of a backend that ru
 
 class BuildCheckpoint:
     """The checkpoint folder of one build. ``identity``: a hash of everything the graph depends on (set by
-    the build); ``min_stage_seconds``: a stage shorter than this is not worth a save of the graph."""
+    the build); ``min_stage_seconds``: a stage shorter than this is not worth a save of the graph (0: every
+    stage is kept, however quick)."""
 
     def __init__(self, directory: str | Path, identity: str = "", *, min_stage_seconds: float = 5.0) -> None:
         self.directory = Path(directory)
@@ -79,7 +80,7 @@ class BuildCheckpoint:
     def stage_done(self, stages: int, kg: KnowledgeGraph, seconds: float) -> None:
         """After the first ``stages`` stages: keep the graph if the last one took longer than two saves
         (a save of a 100,000-chunk graph takes about 20 s; the stages not worth one are quick to redo)."""
-        if seconds < max(self.min_stage_seconds, 2 * self._save_seconds):
+        if self.min_stage_seconds and seconds < max(self.min_stage_seconds, 2 * self._save_seconds):
             return
         from .persistence import save_graph
 

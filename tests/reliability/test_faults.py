@@ -107,10 +107,12 @@ class RecordingCache(CallCache):
 
 @pytest.mark.parametrize("kind", [*TRANSPORT, "schema", "empty"])
 def test_one_fault_of_each_kind_costs_one_request_and_only_the_good_answer_is_cached(kind, tmp_path):
-    """Requests 0 (chat) and 2 (embeddings) fail with ``kind``, 1 and 3 succeed."""
+    """Requests 0 (chat) and 2 (embeddings) fail with ``kind``, 1 and 3 succeed. The timeout is under the
+    slow fault's 3 s, and well above a good answer's time on a loaded machine (at 1 s, CI once timed out
+    the good answer, and the third attempt met the next fault)."""
     with mockllm(fault_rate=0.5, kinds=kind, seed=seed_for([True, False, True, False]), slow_ms=3000) as llm:
         policy = RecordedPolicy(max_retries=2, **FAST)
-        engine = CallEngine(cache=tmp_path / "cache", retry=policy, timeout=1.0)
+        engine = CallEngine(cache=tmp_path / "cache", retry=policy, timeout=2.0)
         verdict = JudgePrompt().run_sync(llm.chat(), Passage(text=f"{kind} fault"), engine=engine)
         usage = engine.usage["test.judge"]
         assert usage.calls == 2
