@@ -22,6 +22,7 @@ from groundset.synthesizers.kinds.comparative import ComparativeQuerySynthesizer
 from groundset.synthesizers.kinds.conversational.synthesizer import distinct_turns
 from groundset.synthesizers.kinds.distracting import (
     MIN_PROSE_WORDS,
+    _answers_broadly,
     distractor_problem,
     near_misses,
     prose_words,
@@ -31,6 +32,7 @@ from groundset.synthesizers.kinds.single_hop import SingleHopSpecificQuerySynthe
 from groundset.synthesizers.kinds.situational import (
     SituationalInput,
     SituationalPrompt,
+    _doing,
     _first_person,
     joined,
 )
@@ -48,6 +50,7 @@ from groundset.synthesizers.questions.templates import (
     web_query,
 )
 from groundset.synthesizers.scenarios.answer_patterns import match_sentence
+from groundset.synthesizers.scenarios.fact import Fact
 from groundset.synthesizers.scenarios.fact_index import FactIndex
 from groundset.synthesizers.scenarios.fact_pairs import (
     MAX_ACROSS_SHARE,
@@ -932,8 +935,79 @@ def test_a_situation_says_what_the_asker_is_doing_and_the_question_does_not_repe
     assert "with Rippling" in anchored.situation and anchored.question == "How do I do that?"
     assert "benefits" in written(how_to, style="web_search").question.casefold()  # a search box says it all
     said = written(case)
-    assert "a case where a product name is a plural noun" in said.situation
+    assert said.situation.endswith("and in my case, a product name is a plural noun.")
     assert said.question == "What should I do?"
+
+
+def test_a_condition_is_said_as_the_askers_own_case_with_no_wrapper_or_filler():
+    """Readers of three corpora failed "I'm looking at a case where ..." as a template's wrapper, and "and my
+    team is waiting on my notes" or "and I'd like to settle this today" after it as filler. The docs' "if
+    you ..." is what the asker says of themself, and a condition of an API is said while using it
+    (handbook's benefits page, Prometheus's OpenTelemetry guide)."""
+    benefits = HANDBOOK / "benefits-pay-perks/benefits-perks/benefits.md"
+    speaking = (
+        "If you have not received your insurance member IDs, please reach out to Sequoia through the app."
+    )
+    assert speaking[:-1] in benefits.read_text(encoding="utf-8")
+    otel = "If a resource lacks both `service.instance.id` and `service.name` attributes, no corresponding `target_info` series is generated."  # noqa: E501
+    assert otel in (PROMETHEUS_DOCS / "guides" / "opentelemetry.md").read_text(encoding="utf-8")
+
+    def api_input(sentence, anchor="", length="medium"):
+        (fact,) = [f for f in facts_of(sentence) if f.pattern == "cause"]
+        return dict(
+            task="", persona="Teammate at Sourcegraph: reads the handbook.", terms=[fact.focus],
+            contexts=[sentence], labels=[""], style="perfect_grammar", length=length, facts=[fact],
+            anchor=anchor,
+        )  # fmt: skip
+
+    def written(sentence, length, anchor=""):
+        return SituationalPrompt().offline(SituationalInput(**api_input(sentence, anchor, length)))
+
+    for length in ("short", "medium", "long"):
+        said = written(speaking, length)
+        assert "I have not received my insurance member IDs." in said.situation
+        assert said.question == "What should I do?"
+        assert (
+            "case" not in said.situation and "notes" not in said.situation and "today" not in said.situation
+        )
+    # a case of a definite thing the docs name, said as the asker's own, was a term lifted from the page
+    # ("in my case, the Teammate passes a PIP"): no situation, and the scenario is dropped
+    (pip,) = facts_of(
+        "If the Teammate passes a PIP, they will be notified in person and in writing via email."
+    )
+    development = HANDBOOK / "company-info-and-process/working-at-sourcegraph/teammate-development"
+    page = development / "addressing-underperformance.md"
+    assert "If the Teammate passes a PIP" in page.read_text(encoding="utf-8")
+    assert _doing(pip) == ("", "")
+    (resource,) = [f for f in facts_of(otel) if f.pattern == "cause"]
+    assert _doing(resource)[0].startswith("in my case, a resource lacks both")
+    # a condition that says what the asker wants asks what to do, not what happens (the mentorship page)
+    wants = (
+        "If your availability changes or you want to update your areas of experience for mentoring, you can "
+        "\u201cupdate\u201d your profile in Bamboo at any time."
+    )
+    mentorship = (HANDBOOK / "company-info-and-process/mentorship/index.md").read_text(encoding="utf-8")
+    assert wants.split(" in Bamboo")[0] in mentorship  # the page links Bamboo
+    match = match_sentence(wants)
+    assert match is not None
+    assert _doing(Fact.stated(match, match.subject, wants)) == (
+        "my availability changes or I want to update my areas of experience for mentoring",
+        "What should I do?",
+    )
+    # a goal whose object only the page names (Node.js's errors page, ERR_INTERNAL_ASSERTION: "To fix the
+    # error, open an issue ...") was "I'm trying to fix the error. How do I do that?": which error?
+    fix = "To fix the error, open an issue at https://github.com/nodejs/node/issues."
+    fixing = match_sentence(fix)
+    assert fixing is not None and _doing(Fact.stated(fixing, fixing.subject, fix)) == ("", "")
+    api = written(otel, "medium", anchor="OpenTelemetry")
+    assert "I'm using OpenTelemetry, and a resource lacks both" in api.situation
+    # on the product's docs, being "a Prometheus user" says nothing: what they do is the situation
+    user = SituationalInput(
+        **{**api_input(otel, "OpenTelemetry"), "persona": "Prometheus user: uses Prometheus."}
+    )
+    assert SituationalPrompt().offline(user).situation.startswith("I'm using OpenTelemetry, and a resource")
+    assert api.question == "What happens then?"
+    assert "I'm using" not in written(otel, "medium", anchor="OTLP").situation  # an acronym is used by no one
 
 
 HANDBOOK_SENTENCES = {
@@ -1103,3 +1177,30 @@ def test_a_fact_index_larger_than_the_memos_forgets_each_chunks_readings(prometh
     forgotten = FactIndex._build(prometheus_graph, chunks)
     assert not mdparse._PARSED.items
     assert forgotten.facts == remembered.facts and forgotten.lowercase == remembered.lowercase
+
+
+def test_a_near_miss_that_says_what_the_thing_is_for_or_another_way_to_do_it_is_no_distractor():
+    """Blind readers failed near-misses that answer a what-for or how-to question as well as the reference:
+    the handbook's "We foster a high performance culture by ..., and providing continuous feedback ..." for
+    "What is continuous feedback for?", "Use threads to respond to a message ..." for "What do threads help
+    you do?", and Node.js's "`--trace-events-enabled`: Enables the collection of trace event tracing
+    information." for "How can tracing be enabled?". A near-miss that only names the thing still is one."""
+    development = HANDBOOK / "company-info-and-process/working-at-sourcegraph/teammate-development/index.md"
+    culture = _sentences_of(development, "We foster a high performance culture by recruiting")[0]
+    purpose = _sentences_of(development, "The purpose of continuous feedback is")[0]
+    chat = HANDBOOK / "company-info-and-process/communication"
+    threads = _sentences_of(chat / "team_chat.md", "Threads help you create organized discussions")[0]
+    use = _sentences_of(chat / "asynchronous-communication.md", "Use threads to respond")[0]
+
+    def fact(sentence):
+        found = match_sentence(plain_text(sentence))
+        assert found is not None, sentence
+        return Fact.stated(found, found.subject, sentence)
+
+    assert _answers_broadly(culture, [fact(purpose)], "en")
+    assert _answers_broadly(use, [fact(threads)], "en")
+    assert not _answers_broadly("Threads are listed in the sidebar of each channel.", [fact(threads)], "en")
+    how_to = fact("Tracing can be enabled with the `--trace-event-categories` command-line flag.")
+    flag = "### `--trace-events-enabled`\n\nEnables the collection of trace event tracing information."
+    assert _answers_broadly(flag, [how_to], "en")
+    assert not _answers_broadly("### `--trace-exit`\n\nPrints a stack trace on exit.", [how_to], "en")

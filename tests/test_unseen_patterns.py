@@ -509,10 +509,16 @@ def test_a_condition_without_its_comma_gives_no_fact():
     """Node.js's crypto page: "If an error occurs an Error will be thrown, otherwise the derived key will be
     returned as a Buffer." and "If encoding is provided publicKey is expected to be a string; otherwise ...":
     read as conditions they were asked "What should you do if an error occurs an Error will be thrown?"
-    (a blind reader: garbled, self-answering). A condition of two joined clauses is still one."""
+    (a blind reader: garbled, self-answering). So is the stream page's "If any of the streams error then all
+    are destroyed, including the outer Duplex stream.", asked "I'm using stream.compose(), and any of the
+    streams error then all are destroyed. What happens then?" (self-answering). A condition of two joined
+    clauses is still one."""
     for sentence in (
         "If an error occurs an Error will be thrown, otherwise the derived key will be returned as a Buffer.",
         "If encoding is provided publicKey is expected to be a string; otherwise a Buffer is expected.",
+        "If any of the streams error then all are destroyed, including the outer Duplex stream.",
+        # the dgram page: the condition was cut inside its list, "What happens if msg is a Buffer?"
+        "If msg is a Buffer, any TypedArray or a DataView, the offset and length specify the offset.",
     ):
         assert match_sentence(sentence) is None, sentence
     joined = match_sentence("If a file is added and a test is removed, the run fails.")

@@ -212,6 +212,8 @@ def near_misses(
             continue
         if _names_any(data["text"], means):
             continue  # "How can V8 Inspector be enabled?" beside "`--inspect`: Activate inspector on ..."
+        if _answers_broadly(data["text"], facts or [], own.get("language") or "en"):
+            continue  # "Enables the collection of trace event tracing information": how tracing is enabled
         if _versions_of_one(kg, own, data):
             continue  # "What timestamp should a Summary have?" OpenMetrics 1.0 answers it too, its own way
         if len(prose_words(data["text"])) < MIN_PROSE_WORDS:
@@ -278,6 +280,43 @@ _DEFINING = re.compile(
     r"|\s*(?:\s[-\u2013\u2014]|:)\s+(?:a|an|the|represents|describes|defines)\b",
     re.IGNORECASE,
 )
+
+
+def _answers_broadly(text: str, facts: Sequence[Fact], language: str) -> bool:
+    """Whether ``text`` answers a how-to or a what-for question the way the reference does: for a how-to,
+    a sentence naming all it asks (the thing and the verb: "Enables the collection of trace event tracing
+    information" for "How can tracing be enabled?"), another way to do it; for a purpose, a sentence
+    saying what the thing does or is used for ("We foster a high performance culture by ... providing
+    continuous feedback", "Use threads to respond to a message ..."). Blind readers of three corpora failed
+    such near-misses as answers (8 of the 24 distractors they failed)."""
+    for fact in facts:
+        if fact.pattern not in ("procedure", "purpose"):
+            continue
+        asked = _terms(f"{fact.focus} {fact.slots.get('part', '')}", language)
+        serving = _serving(fact.focus) if fact.pattern == "purpose" else None
+        if not asked or (fact.pattern == "purpose" and serving is None):
+            continue
+        for sentence in split_sentences(plain_text(text), language):
+            if not asked <= _terms(sentence, language):
+                continue
+            if serving is None or serving.search(sentence):
+                return True
+    return False
+
+
+def _serving(subject: str) -> re.Pattern[str] | None:
+    """A sentence saying what ``subject`` does or is for: "X helps/lets/allows/ensures ...", "X is used
+    to ...", "use X to ...", "by ... X"."""
+    named = term_pattern(subject.strip("\"'`“”"))
+    if named is None:
+        return None
+    x = named.pattern
+    return re.compile(
+        rf"{x}\W+(?:\w+\W+){{0,3}}?(?:helps?|lets?|allows?|enables?|ensures?|prevents?|keeps?|gives?|provides?"
+        rf"|promotes?|(?:is|are)\s+(?:used|meant|intended|there|for|how))\b"
+        rf"|\b(?:use|using)\s+(?:the\s+)?{x}\s+(?:to|for)\b|\bby\s+(?:\w+\W+){{0,12}}?{x}",
+        re.IGNORECASE,
+    )
 
 
 def _restates(text: str, asked: set[str], said: set[str], language: str) -> bool:

@@ -40,13 +40,17 @@ class SingleHopSpecificQuerySynthesizer(Synthesizer):
             "--llm writes questions of any passage"
         )
 
+    def asks(self, index: FactIndex, fact: Fact) -> bool:
+        """Whether this kind makes a question of ``fact``: one with one answer, and offline not a broad
+        one (what readers rejected is the templates' wording)."""
+        return index.unambiguous(fact) if self.writes_with_model else asked_offline(index, fact)
+
     def groundings(self, kg: KnowledgeGraph, rng: random.Random) -> Iterator[Grounding]:
         index = self.fact_index(kg)
         chunks = sorted(index.facts)
         rng.shuffle(chunks)
-        offline = not self.writes_with_model  # what readers rejected is the templates' wording
-        keep = (lambda f: asked_offline(index, f)) if offline else index.unambiguous
-        asked = {c: [f for f in index.facts[c] if keep(f)] for c in chunks}
+        offline = not self.writes_with_model
+        asked = {c: [f for f in index.facts[c] if self.asks(index, f)] for c in chunks}
         # Offline, facts that name what their page is about first: readers kept 74% of such questions and
         # 55% of the others ("What header must senders include?" on the remote-write page never says it).
         passes = [asked]

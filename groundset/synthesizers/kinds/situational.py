@@ -19,21 +19,25 @@ the language's own templates elsewhere) and the situation is built here from the
 role description and the chunk's section label, in English, German, French, Spanish, Chinese and
 Japanese (``languages``); any other language gets the English situation, as its questions do. In
 English the situation says what the asker is doing from the fact itself: a how-to's goal ("I'm trying
-to install a directory of headers"), a condition's case ("I'm looking at a case in source_group where
-a file matches several groups"), and the question is then what a person types next ("How do I do
-that?", "What happens then?"); else a stock line (readers failed the section's title as what the asker
-is working on: "I'm working on XCFramework. What is the XCFramework?").
+to install a directory of headers"), a condition's case said as the asker's own ("I have a public
+speaking opportunity", "I'm using fs.read(), and position is null"), and the question is then what a
+person types next ("How do I do that?", "What happens then?"). A fact with neither gives no English
+situational question offline: readers failed the stock lines that stood in for one ("I have a quick
+question", "I'm looking something up for my work") on two corpora of three, and the section's title as
+what the asker is working on ("I'm working on XCFramework. What is the XCFramework?").
 """
 
 from __future__ import annotations
 
 import random
 import re
+from typing import Any
 
 from pydantic import BaseModel, Field
 
 from ...core.engine import get_engine
 from ...core.prompts import Prompt
+from ...kg.graph import KnowledgeGraph
 from ...languages import QuestionWording, wording
 from ...languages.en import QUERY_STOP_WORDS
 from ...personas.language import label_code
@@ -45,8 +49,9 @@ from ..questions.local import local_style
 from ..questions.prompts import STYLE_GUIDANCE, QueryInput, QueryPrompt
 from ..questions.styles import apply_style, indefinite_article
 from ..scenarios.answer_patterns import base_form, lower_first
+from ..scenarios.fact_index import FactIndex
 from ..scenarios.facts import FACT_LANGUAGES, Fact
-from ..scenarios.scenario import Scenario, prompt_fields
+from ..scenarios.scenario import PersonaPool, Scenario, prompt_fields
 from .single_hop import SingleHopSpecificQuerySynthesizer
 
 __all__ = [
@@ -72,11 +77,9 @@ _DOING = (
     "I need to get this right for something I'm working on",
     "I have a quick question",
 )
-_STAKES = (
-    "and I don't want to get it wrong",
-    "and my team is waiting on my notes",
-    "and I'd like to settle this today",
-)
+_SPARE = 2  # scenarios drawn per one asked, since a case the asker cannot say as their own is dropped
+_DEICTIC_GOAL = re.compile(r"[a-z]+ (?:the|this|that|these|those|it|them)(?: [\w-]+)?", re.IGNORECASE)
+_PRODUCT_USER = re.compile(r"\S+ users?", re.IGNORECASE)  # "Node.js user", not "Developer building with X"
 _POSSESSIVE = re.compile(r"\b(?:their|his|her)\b")
 _MAX_TOPIC_WORDS = 6
 _MAX_WHO_WORDS = 12
@@ -242,11 +245,16 @@ def situation(
         if not topic:
             return local.long.split("{core}")[0].format(lead=lead, purpose=rng.choice(local.purposes)).strip()
         return rng.choice(local.situations).format(lead=lead, topic=local.quote.format(topic))
+    if doing and _PRODUCT_USER.fullmatch(name.strip()):
+        # "I'm a Node.js user. I'm using socket.send(), and ...": on the product's own docs, being its user
+        # says nothing (readers called the line a persona template's)
+        return f"{_upper_first(doing)}."
     who = _who(name, role, rng)
     doing = doing or rng.choice(_DOING)
-    if length != "long":
+    if length != "long" and ", and " not in doing:
         return f"{_upper_first(who)}, and {doing}."
-    return f"{_upper_first(who)}. {_upper_first(doing)}, {rng.choice(_STAKES)}."
+    # no stakes after it: readers called "and my team is waiting on my notes" filler
+    return f"{_upper_first(who)}. {_upper_first(doing)}."
 
 
 def _doing(fact: Fact | None, anchor: str = "", *, whole: bool = True) -> tuple[str, str]:
@@ -265,9 +273,23 @@ def _doing(fact: Fact | None, anchor: str = "", *, whole: bool = True) -> tuple[
         named = anchor and anchor.casefold() not in said.casefold()  # not "with try_compile" twice
         if fact.pattern == "procedure":
             return f"I'm trying to {_first_person(said)}" + (f" with {anchor}" if named else ""), then
-        case = _first_person(lower_first(said, frozenset(fact.lowercase_words)))
-        return f"I'm looking at a case {f'in {anchor} ' if named else ''}where {case}", then
+        case = _my_case(lower_first(said, frozenset(fact.lowercase_words)), anchor if named else "")
+        return (case, then) if case else ("", "")
     return "", ""
+
+
+def _my_case(case: str, anchor: str = "") -> str:
+    """A condition said as the asker's own case: "I have a public speaking opportunity" (the docs' "if you
+    have ..."), "my LOA exceeds 4 weeks", "I'm using fs.read(), and position is null or -1", "in my case, a
+    package.json file has no type field"; "" when it cannot be (readers of three corpora failed every "I'm
+    looking at a case where ..." as a template's wrapper, and "in my case, the Teammate passes a PIP" or
+    "in my case, domains are in use" as a term of the docs lifted into a situation)."""
+    case = _first_person(case)
+    if anchor and not anchor.isupper():  # "I'm using fs.read()", "I'm using Zoom"; not "I'm using LOA"
+        return f"I'm using {anchor}, and {case}"
+    if re.match(r"(?:I|my)\b", case):
+        return case
+    return f"in my case, {case}" if re.match(r"an?\s", case) else ""
 
 
 _SECOND_PERSON = {"you": "me", "your": "my", "yours": "mine", "yourself": "myself"}
@@ -292,11 +314,13 @@ def _then(fact: Fact) -> str:
     happens then?"), or "" when the question must say it all."""
     slots = fact.slots
     if fact.pattern == "procedure" and slots.get("form") in ("to", "can", "use") and slots.get("goal"):
+        if _DEICTIC_GOAL.fullmatch(slots["goal"]):
+            return ""  # "I'm trying to fix the error": which one, only the page knows
         return "What must be used for that?" if slots.get("requirement") else "How do I do that?"
-    if fact.pattern != "cause" or not slots.get("cond") or slots["cond"].lower().startswith("you "):
+    if fact.pattern != "cause" or not slots.get("cond"):
         return ""
-    if slots.get("form") == "advice":
-        return "What should I do?"
+    if slots.get("form") == "advice" or re.search(r"\b(?:want|need|wish)(?:s|es)? to\b", slots["cond"]):
+        return "What should I do?"  # not "my availability changes or I want to update it: what happens then"
     if slots.get("form") == "effect":
         what = lower_first(slots.get("what", ""), frozenset(fact.lowercase_words))
         if what and slots.get("state"):
@@ -375,6 +399,54 @@ class SituationalQuerySynthesizer(SingleHopSpecificQuerySynthesizer):
 
     name = "situational"
     prompt_class = SituationalPrompt
+
+    def asks(self, index: FactIndex, fact: Fact) -> bool:
+        """A single-hop question's fact; offline in English, one that says what the asker is doing (a
+        how-to's goal or a condition's case, ``_then``): no stock line stands in for a situation."""
+        return super().asks(index, fact) and (not self._english_offline(fact.lang) or bool(_then(fact)))
+
+    def scenarios(
+        self, kg: KnowledgeGraph, n: int, personas: PersonaPool, rng: random.Random
+    ) -> list[Scenario]:
+        """The single-hop scenarios whose situation can be said (``_doing``: offline in English, a condition
+        said as the asker's own case, with the API or tool its section is about); the others are dropped
+        before the count is cut to ``n``."""
+        found = super().scenarios(kg, _SPARE * n + _SPARE, personas, rng)
+        said = [
+            s
+            for s in found
+            if not self._english_offline(s.language) or (s.facts and _doing(s.facts[0], s.anchor)[0])
+        ]
+        return said[:n]
+
+    def scenario(self, *args: Any, **kwargs: Any) -> Scenario:
+        """The single-hop scenario; offline in English typed as a sentence, not in search-box words: the
+        goal or case is said in the situation, and "how do i do that" alone is no search."""
+        found = super().scenario(*args, **kwargs)
+        if found.style == "web_search" and self._english_offline(found.language):
+            found.style = "poor_grammar"
+        return found
+
+    def shortage(self, kg: KnowledgeGraph) -> str:
+        index = self.fact_index(kg)
+        asked = super().asks
+        english = [
+            f
+            for found in index.facts.values()
+            for f in found
+            if self._english_offline(f.lang) and asked(index, f)
+        ]
+        if not english:
+            return super().shortage(kg)
+        said = sum(bool(_then(f)) for f in english)
+        return (
+            f"offline an English situation says what the asker is trying to do or the case they are in, "
+            f"and {said} of the {len(english)} facts a question asks for say one; --llm writes a situation "
+            "for any question"
+        )
+
+    def _english_offline(self, language: str) -> bool:
+        return not self.writes_with_model and (self.language or language or "en") == "en"
 
     async def generate(self, scenario: Scenario, *, graph_fingerprint: str = "") -> TestsetSample:
         """The situation and question for ``scenario`` in one call (or the offline templates)."""

@@ -101,9 +101,10 @@ _CONDITION = _rule(r"^(?P<conj>If|When|Whenever|Once) (?P<cond>[^,]{6,100}), (?P
 _MAX_CONDITION_WORDS = 14
 # A main clause inside what reads as the condition: the comma after the condition is missing.
 # "If an error occurs an Error will be thrown, otherwise ...", "If encoding is provided publicKey is expected
-# to be a string; ..." (Node.js API docs): a future, or a second passive, is the main clause's.
+# to be a string; ..." (Node.js API docs): a future, or a second passive, is the main clause's; so is what
+# follows "then" ("If any of the streams error then all are destroyed, including ...").
 _MAIN_CLAUSE_IN = re.compile(
-    r"\b(?:MUST|SHOULD|SHALL)\b|\b(?:it|they|you|we)\s+(?:must|should|shall)\b|\bwill\b"
+    r"\b(?:MUST|SHOULD|SHALL)\b|\b(?:it|they|you|we)\s+(?:must|should|shall)\b|\bwill\b|\bthen\b"
     r"|\b(?:is|are)\s+\w+ed\s+(?:(?!\b(?:and|or|but)\b).)*\b(?:is|are)\s+(?:\w+ed|expected)\b"
 )
 _WANT_TO = re.compile(r"^you(?: want| need| wish| would like|['\u2019]d like) to (?P<goal>[a-z].+)$")
@@ -124,7 +125,8 @@ _POINTING_MAIN = re.compile(
 # "the read timeout is the number of seconds ...": a definition, asked as such elsewhere, not an effect.
 _DEFINING_MAIN = re.compile(r"^(?:the|a|an) [^,]{1,40}? (?:is|are) (?:the|a|an|to)\b", re.IGNORECASE)
 _CONJUNCTION_FIRST = re.compile(
-    r"^(?:but|and|or|unless|although|though|except|so|while|whereas|meaning|like|such as|i\.e\.|e\.g\.)\b",
+    r"^(?:but|and|or|unless|although|though|except|so|while|whereas|meaning|like|such as|i\.e\.|e\.g\.)\b"
+    r"|^any\s+\S+\s+(?:or|and)\s",  # "If msg is a Buffer, any TypedArray or a DataView, ...": a list
     re.I,
 )
 # Who the reader is ("if you are a US teammate", "if you were hired after May 2021", "if you are joining
