@@ -429,8 +429,9 @@ def test_a_newer_version_of_another_command_is_no_definition():
 def test_a_question_from_a_section_documenting_one_api_names_it(tmp_path):
     """On the Node.js API reference each section documents one function ("### `inspector.open([port[, host[,
     wait]]])`") and its sentences name only parameters: "what happens if wait is true" asked nothing (a blind
-    reader failed 9 of 23 single-hop questions so). FastAPI's "### `UploadFile`" section: "As all these
-    methods are async methods, you need to await them" is about UploadFile's methods only."""
+    reader failed 9 of 23 single-hop questions so); an option's section names the option. FastAPI's "###
+    `UploadFile`" section: "As all these methods are async methods, you need to await them" is about
+    UploadFile's methods only."""
     docs = tmp_path / "docs"
     docs.mkdir()
     sections = {  # each long enough to be a chunk of its own, as on the real pages
@@ -443,6 +444,9 @@ def test_a_question_from_a_section_documenting_one_api_names_it(tmp_path):
         " an unsigned integer.",
         "Exemplars (Experimental)": "Exemplars are references to data outside of the metric set.",
         "GitHub": "GitHub is where the code lives and where pull requests are reviewed.",
+        # the cli page: "What happens when mode is no-node-modules?" never named its option (two readers)
+        "`--trace-require-module=mode`": "If mode is `no-node-modules`, it excludes the node_modules folder.",
+        "`-c`, `--check`": "Syntax check the script without executing.",
     }
     filler = " ".join(f"Paragraph {n} of this section says one more thing about item {n}." for n in range(60))
     (docs / "inspector.md").write_text(
@@ -464,6 +468,8 @@ def test_a_question_from_a_section_documenting_one_api_names_it(tmp_path):
     assert ("UploadFile", "UploadFile") in names
     assert ("Exemplars (Experimental)", "") in names  # a prose heading, not a call
     assert ("GitHub", "") in names  # a mixed-case name the text never writes as code
+    assert ("--trace-require-module=mode", "--trace-require-module") in names
+    assert ("-c, --check", "--check") in names
     by_api = {section_name(kg, c): c for c in kg.nodes(NodeKind.CHUNK)}
     # two APIs' sections make no double question: "what happens to path if path is not a string, and what
     # happens if a zero-length string is passed as from" (path.toNamespacedPath, path.relative) named neither
@@ -554,3 +560,23 @@ def test_a_near_miss_naming_what_the_how_to_uses_is_no_distractor():
     assert _names_any("### `--inspect[=[host:]port]`\n\nActivate inspector on `host:port`.", means)
     assert not _names_any("The `--inspect-brk` flag breaks before user code starts.", means)
     assert not _names_any("V8 Inspector integration allows tools such as Chrome DevTools to attach.", means)
+
+
+def test_an_answer_of_a_variety_of_ways_is_no_fact():
+    """Node.js's buffer page: "The `Buffer` class can be constructed in a variety of ways." was asked "How can
+    the Buffer class be constructed?" and answered with that sentence (every reader: it never says how)."""
+    assert match_sentence("The Buffer class can be constructed in a variety of ways.") is None
+    assert match_sentence("Hosts can be added in a number of ways.") is None
+    assert match_sentence("The Buffer class can be constructed with Buffer.alloc().") is not None
+
+
+def test_a_condition_on_a_pseudocode_variable_gives_no_fact():
+    """Node.js's modules page explains its resolution in pseudocode ("If X/package.json is a file, ...");
+    "what happens if X parses as a CommonJS module" names a variable the asker cannot see (two readers
+    failed it). The article "A" and the pronoun "I" are no such variable."""
+    assert (
+        match_sentence("If X/package.json is a file, parse X/package.json and look for the main field.")
+        is None
+    )
+    assert match_sentence("If X parses as a CommonJS module, load it as one.") is None
+    assert match_sentence("If a package has a type field, it is loaded as an ES module.") is not None

@@ -51,6 +51,7 @@ from ..questions.styles import apply_style, indefinite_article
 from ..scenarios.answer_patterns import base_form, lower_first
 from ..scenarios.fact_index import FactIndex
 from ..scenarios.facts import FACT_LANGUAGES, Fact
+from ..scenarios.page_name import names_anchor
 from ..scenarios.scenario import PersonaPool, Scenario, prompt_fields
 from .single_hop import SingleHopSpecificQuerySynthesizer
 
@@ -270,7 +271,7 @@ def _doing(fact: Fact | None, anchor: str = "", *, whole: bool = True) -> tuple[
     slots = fact.slots
     if whole and (then := _then(fact)):
         said = slots["goal"] if fact.pattern == "procedure" else slots["cond"]
-        named = anchor and anchor.casefold() not in said.casefold()  # not "with try_compile" twice
+        named = anchor and not names_anchor(said, anchor)  # not "with try_compile" twice
         if fact.pattern == "procedure":
             return f"I'm trying to {_first_person(said)}" + (f" with {anchor}" if named else ""), then
         case = _my_case(lower_first(said, frozenset(fact.lowercase_words)), anchor if named else "")

@@ -12,6 +12,7 @@ import random
 from collections.abc import Sequence
 
 from ..scenarios.facts import Fact
+from ..scenarios.page_name import names_anchor
 from .german_templates import german_fact_question
 from .styles import LENGTHS, STYLES, apply_style, size_question
 from .templates import compare_question, pair_question, shortest_question, single_question, web_query
@@ -58,7 +59,7 @@ def fact_question(
     compare = kind == "multi_hop_abstract" and len(facts) >= 2
     if style == "web_search":
         query = web_query(list(facts), rng, compare=compare)
-        return f"{anchor} {query}" if anchor and anchor.casefold() not in query.casefold() else query
+        return f"{anchor} {query}" if anchor and not names_anchor(query, anchor) else query
     if compare:
         core = compare_question(facts[0], facts[1], rng)
     elif len(facts) >= 2:
@@ -67,7 +68,7 @@ def fact_question(
         core = single_question(facts[0], rng)
         if length == "short" and len(core.split()) > _SHORT_WORDS:
             core = shortest_question(facts[0])
-    if anchor and anchor.casefold() not in core.casefold():  # a short question names it too
+    if anchor and not names_anchor(core, anchor):  # a short question names it too
         length, scope = ("medium" if length == "short" else length), anchor
     question = size_question(core, length, seed=seed, scope=scope)
     protect = [t for t in [*(f.focus for f in facts), anchor] if t and t.lower() in question.lower()]

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from ...languages import wording
 from ..scenarios.fact import Fact
+from ..scenarios.page_name import names_anchor
 from .local import local_size, local_style
 
 __all__ = ["german_fact_question"]
@@ -158,7 +159,7 @@ def german_fact_question(
         if length == "short" and len(core.split()) > _SHORT_WORDS:
             core = _single(facts[0], rng, short=True)
     core = " ".join(core.split()) + "?"
-    if anchor and anchor.casefold() not in core.casefold():
+    if anchor and not names_anchor(core, anchor):
         length, scope = ("medium" if length == "short" else length), anchor
     question = local_size(words, core, length, seed=seed, scope=scope)
     protect = [

@@ -99,6 +99,8 @@ _CAN_BE = _rule(
 )
 _CONDITION = _rule(r"^(?P<conj>If|When|Whenever|Once) (?P<cond>[^,]{6,100}), (?P<answer>.+)$")
 _MAX_CONDITION_WORDS = 14
+# One capital letter standing for a thing ("X", "X/package.json"), not the article "A" or "I".
+_PLACEHOLDER = re.compile(r"(?<![\w.'\u2019-])[B-HJ-Z](?![\w'\u2019-])")
 # A main clause inside what reads as the condition: the comma after the condition is missing.
 # "If an error occurs an Error will be thrown, otherwise ...", "If encoding is provided publicKey is expected
 # to be a string; ..." (Node.js API docs): a future, or a second passive, is the main clause's; so is what
@@ -221,7 +223,7 @@ _NO_SUBJECT = re.compile(
 
 _POINTING_PHRASE = re.compile(
     r"\b(?:this|such)\s+[a-z]+|\b(?:these|those)\b|"
-    r"\b(?:several|various|many|different) (?:different )?ways\b|"
+    r"\b(?:several|various|many|different|a (?:variety|number|range) of|a few) (?:different )?ways\b|"
     r"\bit depends\b",
     re.IGNORECASE,
 )
@@ -409,6 +411,8 @@ def _find_cause(text: str) -> Match | None:
         cond = re.sub(r"^and only if ", "", m["cond"])  # "If and only if X": a user asks "what if X"
         if re.search(r"\b(?:this|these|those|such|above|below|former|latter)\b", cond, re.IGNORECASE):
             return None  # "if there are no exemplars provided in this way": not self-contained
+        if _PLACEHOLDER.search(cond):
+            return None  # "if X parses as a CommonJS module": a variable of the page's pseudocode
         if _MAIN_CLAUSE_IN.search(cond):  # "If the exemplar references a trace it SHOULD use ..., as ..."
             return None
         if cond.count("(") != cond.count(")") or _PARTICIPLE_FIRST.match(cond):

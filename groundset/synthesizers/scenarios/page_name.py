@@ -18,7 +18,7 @@ from typing import Any
 from ...kg.graph import KnowledgeGraph, NodeKind
 from .graph_cache import GraphCache
 
-__all__ = ["page_name", "page_topic", "points_elsewhere", "section_name"]
+__all__ = ["names_anchor", "page_name", "page_topic", "points_elsewhere", "section_name"]
 
 _KIND_PREFIX = re.compile(
     r"^(?:static\s+)?(?:class|interface|module|function|method|property|namespace|type|enum|command)\s*:\s*",
@@ -50,6 +50,7 @@ def page_name(kg: KnowledgeGraph, chunk: str) -> str:
 _SIGNATURE = re.compile(
     r"^(?P<new>new\s+)?(?P<name>[A-Za-z_$][\w$]*(?:(?:\.|#|::)[A-Za-z_$][\w$]*)*)(?P<call>\(.*\))?$"
 )
+_LONG_FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w.-]*[A-Za-z0-9]")
 _MEMBER = re.compile(
     r"[.#_$]|::"
 )  # "url.href", "napi_env": code by their shape; "UploadFile" only in backquotes
@@ -60,10 +61,13 @@ def section_name(kg: KnowledgeGraph, chunk: str) -> str:
     for "inspector.open([port[, host[, wait]]])", "new URL()", "net.Socket" for "Class: net.Socket"), or "".
     On an API reference page each section documents one function or property, and a sentence of it names
     only its parameters: "What happens if wait is true?" (Node.js API docs) asks nothing until it names the
-    function. A prose heading ("Overview", "Event: 'exit'", "Exemplars (Experimental)") is no name, nor a
-    mixed-case one the text does not write as code ("GitHub")."""
+    function. A command-line option's heading ("`--trace-require-module=mode`") names the option. A prose
+    heading ("Overview", "Event: 'exit'", "Exemplars (Experimental)") is no name, nor a mixed-case one the
+    text does not write as code ("GitHub")."""
     section = kg.get(chunk).get("section") or ""
     heading = _KIND_PREFIX.sub("", section.rsplit(" > ", 1)[-1].strip().strip("`")).strip("`")
+    if heading.startswith("-") and (flags := _LONG_FLAG.findall(heading)):
+        return flags[-1]  # "`--trace-require-module=mode`", "`-c`, `--check`": the option's long name
     found = _SIGNATURE.match(heading)
     if not found or not (found["call"] or _CODE_LIKE.search(found["name"]) or found["name"].islower()):
         return ""  # a lower-case name counts as a tool's, if the text writes it as code ("prom2json")
@@ -74,6 +78,14 @@ def section_name(kg: KnowledgeGraph, chunk: str) -> str:
 
 
 _CODE_NAME = re.compile(r"[A-Za-z][\w.]*(?:_|\(\)|\.[a-z])[\w.()]*")
+
+
+def names_anchor(text: str, anchor: str) -> bool:
+    """Whether ``text`` already names ``anchor``, a call's parentheses aside: "What exactly is
+    import.meta.resolve?" names `import.meta.resolve()` (blind readers failed "... is import.meta.resolve in
+    import.meta.resolve()" as a template's words)."""
+    bare = re.sub(r"\(\)$", "", anchor.strip())
+    return bool(bare) and bare.casefold() in text.casefold()
 
 
 def points_elsewhere(answer: str, name: str) -> bool:
