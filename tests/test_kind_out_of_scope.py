@@ -183,9 +183,19 @@ def test_offline_english_asks_only_of_the_product_and_its_tools(offline_set):
         "Hiring Manager",
         "reverse proxy",
         "Sphinx",
+        "TCP Server",  # Node.js's net page: "Is there an official mobile app to use TCP Server?" (readers)
+        "HTTP Server",
     ):
         assert not of_the_family(term, "Prometheus"), term
-    for term in ("Alertmanager", "Pushgateway", "Node Exporter", "Blackbox Exporter", "prometheus"):
+    for term in (
+        "Alertmanager",
+        "Pushgateway",
+        "Node Exporter",
+        "Blackbox Exporter",
+        "prometheus",
+        "Prometheus Server",
+        "JMX Exporter",
+    ):
         assert of_the_family(term, "Prometheus"), term
 
 

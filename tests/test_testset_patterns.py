@@ -1204,3 +1204,24 @@ def test_a_near_miss_that_says_what_the_thing_is_for_or_another_way_to_do_it_is_
     flag = "### `--trace-events-enabled`\n\nEnables the collection of trace event tracing information."
     assert _answers_broadly(flag, [how_to], "en")
     assert not _answers_broadly("### `--trace-exit`\n\nPrints a stack trace on exit.", [how_to], "en")
+
+
+def test_a_near_miss_on_the_page_of_what_is_defined_or_what_it_is_for_is_no_distractor():
+    """ "What is information security?", "What is the Paid Parental Leave policy intended for?": the page
+    about the thing says what it is or is for again in other sections (an overview, a FAQ), and readers of
+    the handbook failed 7 of 9 such same-page near-misses as answers. For those questions the near-miss
+    comes from another page; for others the page's other sections still serve."""
+    kg = build_knowledge_graph(HANDBOOK / "company-info-and-process" / "policies").kg
+    index = FactIndex.of(kg)
+    broad = [
+        (c, f) for c, found in index.facts.items() for f in found if f.pattern in ("definition", "purpose")
+    ]
+    assert len(broad) >= 5
+    same_page = 0
+    for chunk, fact in broad:
+        document = kg.get(chunk)["document"]
+        for other in near_misses(kg, chunk, fact.focus, [fact.answer], index, [fact]):
+            assert kg.get(other)["document"] != document, (fact.reference, kg.get(other)["text"][:80])
+        unasked = near_misses(kg, chunk, fact.focus, [fact.answer], index, [])
+        same_page += any(kg.get(other)["document"] == document for other in unasked)
+    assert same_page  # the rule is the question's, not the graph's

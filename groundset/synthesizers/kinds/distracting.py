@@ -203,10 +203,15 @@ def near_misses(
     questions = {f.question_key() for f in facts or []}
     means = _means(facts or [], index.scope if index is not None else "")
     own = kg.get(chunk)
+    # what a thing is or is for, its own page says again in other sections (a FAQ, an overview): readers
+    # failed 7 of 9 such same-page near-misses on the handbook as answers
+    broad = any(f.pattern in _BROAD for f in facts or [])
     found: list[tuple[float, str]] = []
     for other, score in scores.items():
         data = kg.get(other)
         if data.get("kind") != NodeKind.CHUNK.value or not _elsewhere(own, data):
+            continue
+        if broad and data.get("document") == own.get("document"):
             continue
         if not pattern.search(data["text"]) or _holds_any(data["text"], answers):
             continue
@@ -360,6 +365,9 @@ def _elsewhere(own: dict[str, Any], other: dict[str, Any]) -> bool:
     if own["document"] != other["document"]:
         return folded(own["text"]) != folded(other["text"])  # a page copied into two files is one chunk
     return bool(other.get("section")) and other.get("section") != own.get("section")
+
+
+_BROAD = frozenset({"definition", "purpose"})  # what a thing is, what it is for
 
 
 # The means a how-to's answer names: a flag, a call, a dotted or snake_case name ("--inspect",

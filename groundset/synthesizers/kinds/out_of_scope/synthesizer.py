@@ -354,13 +354,16 @@ def written_as_name(term: str, index: ChunkIndex) -> bool:
 def of_the_family(term: str, scope: str) -> bool:
     """The product itself, or a tool named as a piece of software ("Node Exporter", "Alertmanager"): not a
     third party the docs use (Docker, Sphinx, Python), nor a person ("hiring manager", "Tech Ops Manager")
-    or a thing in lower case ("reverse proxy")."""
+    or a thing in lower case ("reverse proxy"), nor a protocol's server ("TCP Server": blind readers of the
+    Node.js reference failed "Is there an official mobile app to use TCP Server?")."""
     if scope and term.casefold() == scope.casefold():
         return True
     words = term.split()
     named = all(word[:1].isupper() for word in words)
     if len(words) == 1:  # "Alertmanager", "Pushgateway"
         return named and term[1:].casefold().endswith((*_FAMILY_ENDINGS, "manager"))
+    if words[-1].casefold() == "server" and words[0].isupper():
+        return False  # "TCP Server", "HTTP Server": a protocol's server, not a tool ("Prometheus Server")
     return named and words[-1].casefold() in _FAMILY_ENDINGS
 
 
