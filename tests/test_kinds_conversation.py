@@ -32,6 +32,7 @@ from groundset.synthesizers.scenarios.facts import Fact
 from groundset.text.plaintext import plain_text
 from groundset.text.stems import stem
 
+from .corpora import PROMETHEUS_DOCS
 from .openai_stub import Reply
 from .verdicts import for_keys
 
@@ -293,3 +294,27 @@ def test_conversations_through_a_model(graph, personas, stub, chat, openai_embed
     assert explicit and all(
         ": And how does it relate to" in q for q in explicit
     )  # later turns, subject added
+
+
+def test_a_follow_up_the_first_answer_already_gave_is_no_turn(graph):
+    """Node.js's diagnostics_channel page: "What does the class Channel represent?" was answered "... It is
+    used to track subscribers and to publish messages ...", then "One more thing: what is it used for?" asked
+    it again (two readers). A later turn whose answer an earlier reference holds asks nothing new. Here the
+    Prometheus docs' counter definition, its reference going on to what a counter represents."""
+    from groundset.synthesizers.kinds.conversational.synthesizer import distinct_turns
+    from groundset.synthesizers.scenarios.answer_patterns import match_sentence
+    from groundset.synthesizers.scenarios.fact import Fact
+    from groundset.synthesizers.scenarios.fact_index import FactIndex
+
+    page = (PROMETHEUS_DOCS / "concepts" / "metric_types.md").read_text(encoding="utf-8")
+    assert "A _counter_ is a cumulative metric" in page and "use a counter to represent the number" in page
+    defined = "A counter is a cumulative metric that represents a single monotonically increasing counter."
+    use = "A counter can be used to represent the number of requests served, tasks completed, or errors."
+    said, asked = match_sentence(defined), match_sentence(use)
+    assert said is not None and asked is not None
+    index = FactIndex.of(graph)
+    used = Fact.stated(asked, "counter", use)
+    assert not distinct_turns(
+        index, ("a", Fact.stated(said, "counter", f"{defined} {use}")), ("b", used), False
+    )
+    assert distinct_turns(index, ("a", Fact.stated(said, "counter", defined)), ("b", used), False)

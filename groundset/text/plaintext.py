@@ -65,7 +65,7 @@ def without_rest_markup(segments: Sequence[Segment]) -> list[Segment]:
     and Markdown reference links left unresolved to their text; code stays as it is otherwise."""
     out: list[Segment] = []
     after_code = False
-    for text, code in segments:
+    for text, code in _joined_text(segments):
         if not code:  # each pattern needs its character: most text has neither, and skips both
             if "_" in text:
                 text = _RST_REFERENCE.sub(r"\1", _RST_AFTER_CODE.sub("", text) if after_code else text)
@@ -77,6 +77,18 @@ def without_rest_markup(segments: Sequence[Segment]) -> list[Segment]:
         out.append((text, code))
         after_code = code
     return _unbracketed_code_links(out) if any("][" in text for text, code in out if not code) else out
+
+
+def _joined_text(segments: Sequence[Segment]) -> list[Segment]:
+    """Runs of text segments as one: a line break splits them, and a link's text may wrap ("[prepare that
+    object][contextified]" on the Node.js vm page kept its brackets)."""
+    out: list[Segment] = []
+    for text, code in segments:
+        if out and not code and not out[-1][1]:
+            out[-1] = (out[-1][0] + text, False)
+        else:
+            out.append((text, code))
+    return out
 
 
 # The two halves of a reference link around code ("[`net.Socket`][]"): markdown-it splits them from the code.

@@ -44,6 +44,7 @@ from ..questions.templates import compare_question, noun_phrase
 from ..scenarios.fact_index import FactIndex
 from ..scenarios.fact_pairs import KINSHIP, SAME_STATEMENT, SENTENCE_SENSE, Together, comparable_pairs
 from ..scenarios.facts import Fact
+from ..scenarios.page_name import versions_of_one
 from ..scenarios.scenario import PersonaPool, Scenario
 from .double import shared_terms, term_frequency
 from .pairs import (
@@ -335,7 +336,9 @@ def _comparable(
     one answer twice, a subject inside the other ("metric" and "metric type"), two subjects the corpus
     never lists together as counterparts ("LabelSet" and "label names": a thing and its part),
     unrelated statements, or one subject whose two documents cannot be told apart by their titles.
-    ``rules=False`` (offline): two subjects' rules make no comparison either. Written from the templates
+    ``rules=False`` (offline): one subject compares only as two versions of one document put it (readers
+    failed "crypto.subtle: Web Crypto API vs Crypto", one API on two pages), and two subjects' rules make no
+    comparison either. Written from the templates
     ("How do the rules for Senders differ from those for Receivers?", one MUST of each), blind readers kept 1
     of 12 over every rated round: two rules of two things are rarely about one point."""
     (chunk_a, fa), (chunk_b, fb) = a, b
@@ -348,6 +351,9 @@ def _comparable(
         labels = document_label(kg, chunk_a), document_label(kg, chunk_b)
         if folded(labels[0]) == folded(labels[1]) or not _differ(fa.answer, fb.answer):
             return None
+        titles = (str(kg.get(kg.get(chunk)["document"]).get("title") or "") for chunk in (chunk_a, chunk_b))
+        if not rules and not versions_of_one(*titles):
+            return None  # "How do C++ addons and Node-API differ on Node-API?": one thing, twice
         return similarity
     if fa.key() in fb.key() or fb.key() in fa.key() or " and " in f"{fa.focus} {fb.focus}":
         return None

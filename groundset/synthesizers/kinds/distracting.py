@@ -35,6 +35,7 @@ from ..questions.offline import answer_sentences, term_pattern
 from ..questions.prompts import GeneratedSample, QueryInput, QueryPrompt
 from ..scenarios.fact_index import FactIndex
 from ..scenarios.facts import Fact
+from ..scenarios.page_name import versions_of_one
 from ..scenarios.scenario import PersonaPool, Scenario
 from .pairs import LANGUAGE_RULE, ROLE, NearMissInput, kind_fields, kind_task
 from .single_hop import SingleHopSpecificQuerySynthesizer
@@ -391,9 +392,6 @@ def _names_any(text: str, names: set[str]) -> bool:
 
 
 # What a version adds to a title: "1.0", "v2", "2.0.1", "[EXPERIMENTAL]", "(draft)".
-_VERSION_MARK = re.compile(r"\bv?\d+(?:\.\d+)+\b|\bv\d+\b|\[[^\]]*\]|\([^)]*\)", re.IGNORECASE)
-
-
 def _versions_of_one(kg: KnowledgeGraph, own: dict[str, Any], other: dict[str, Any]) -> bool:
     """Whether two chunks are of two versions of one document ("OpenMetrics 1.0", "OpenMetrics 2.0
     [EXPERIMENTAL]"): the other version answers a question that names no version as well as the reference
@@ -401,10 +399,7 @@ def _versions_of_one(kg: KnowledgeGraph, own: dict[str, Any], other: dict[str, A
     if own["document"] == other["document"]:
         return False
     titles = [str(kg.get(chunk["document"]).get("title") or "") for chunk in (own, other)]
-    if titles[0] == titles[1] or not all(_VERSION_MARK.search(title) for title in titles):
-        return False
-    bare = [" ".join(_VERSION_MARK.sub(" ", title).casefold().split()) for title in titles]
-    return bool(bare[0]) and bare[0] == bare[1]
+    return versions_of_one(*titles)
 
 
 def _holds_any(text: str, answers: list[str]) -> bool:

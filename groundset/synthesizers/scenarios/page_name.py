@@ -18,7 +18,7 @@ from typing import Any
 from ...kg.graph import KnowledgeGraph, NodeKind
 from .graph_cache import GraphCache
 
-__all__ = ["names_anchor", "page_name", "page_topic", "points_elsewhere", "section_name"]
+__all__ = ["names_anchor", "page_name", "page_topic", "points_elsewhere", "section_name", "versions_of_one"]
 
 _KIND_PREFIX = re.compile(
     r"^(?:static\s+)?(?:class|interface|module|function|method|property|namespace|type|enum|command)\s*:\s*",
@@ -86,6 +86,18 @@ def names_anchor(text: str, anchor: str) -> bool:
     import.meta.resolve()" as a template's words)."""
     bare = re.sub(r"\(\)$", "", anchor.strip())
     return bool(bare) and bare.casefold() in text.casefold()
+
+
+_VERSION_MARK = re.compile(r"\bv?\d+(?:\.\d+)+\b|\bv\d+\b|\[[^\]]*\]|\([^)]*\)", re.IGNORECASE)
+
+
+def versions_of_one(title_a: str, title_b: str) -> bool:
+    """Whether two titles name two versions of one document ("OpenMetrics 1.0", "OpenMetrics 2.0
+    [EXPERIMENTAL]"): equal but for their version marks, and both have one."""
+    if title_a == title_b or not (_VERSION_MARK.search(title_a) and _VERSION_MARK.search(title_b)):
+        return False
+    bare = [" ".join(_VERSION_MARK.sub(" ", title).casefold().split()) for title in (title_a, title_b)]
+    return bool(bare[0]) and bare[0] == bare[1]
 
 
 def points_elsewhere(answer: str, name: str) -> bool:

@@ -266,6 +266,8 @@ def distinct_turns(index: FactIndex, a: Located, b: Located, plural: bool) -> bo
         )
     if folded(fa.answer) == folded(fb.answer) or folded(fa.reference) == folded(fb.reference):
         return False
+    if folded(fb.answer) in folded(fa.reference) or folded(fa.answer) in folded(fb.reference):
+        return False  # "What does Channel represent?" answered "... It is used to track subscribers": asked
     if fa.pattern == fb.pattern == "constraint" and all(
         fa.slots.get(k) == fb.slots.get(k) for k in ("verb", "form")
     ):
