@@ -1208,8 +1208,8 @@ def test_a_near_miss_that_says_what_the_thing_is_for_or_another_way_to_do_it_is_
 
 def test_a_near_miss_on_the_page_of_what_is_defined_or_what_it_is_for_is_no_distractor():
     """ "What is information security?", "What is the Paid Parental Leave policy intended for?": the page
-    about the thing says what it is or is for again in other sections (an overview, a FAQ), and readers of
-    the handbook failed 7 of 9 such same-page near-misses as answers. For those questions the near-miss
+    about the thing says what it is or is for again in other sections (an overview, a FAQ), and the
+    handbook's readers failed such near-misses as answers. For those questions the near-miss
     comes from another page; for others the page's other sections still serve."""
     kg = build_knowledge_graph(HANDBOOK / "company-info-and-process" / "policies").kg
     index = FactIndex.of(kg)

@@ -282,8 +282,8 @@ def _doing(fact: Fact | None, anchor: str = "", *, whole: bool = True) -> tuple[
 def _my_case(case: str, anchor: str = "") -> str:
     """A condition said as the asker's own case: "I have a public speaking opportunity" (the docs' "if you
     have ..."), "my LOA exceeds 4 weeks", "I'm using fs.read(), and position is null or -1", "in my case, a
-    package.json file has no type field"; "" when it cannot be (readers of three corpora failed every "I'm
-    looking at a case where ..." as a template's wrapper, and "in my case, the Teammate passes a PIP" or
+    package.json file has no type field"; "" when it cannot be (readers of three corpora kept 3 of 26 "I'm
+    looking at a case where ...", a template's wrapper to them, and "in my case, the Teammate passes a PIP" or
     "in my case, domains are in use" as a term of the docs lifted into a situation)."""
     case = _first_person(case)
     if anchor and not anchor.isupper():  # "I'm using fs.read()", "I'm using Zoom"; not "I'm using LOA"
