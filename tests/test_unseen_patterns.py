@@ -618,3 +618,25 @@ def test_one_subject_is_compared_offline_only_between_versions_of_one_document(t
     together = Together(kg)
     assert _comparable(kg, index, sides[0], sides[1], together, rules=False) is None
     assert _comparable(kg, index, sides[0], sides[1], together, rules=True) is not None
+
+
+def test_an_event_section_names_the_event_and_whose_it_is(tmp_path):
+    """Node.js's tls page, "### Event: 'resumeSession'" under "## Class: tls.Server": "What lookup should the
+    event listener perform?" named neither (two readers failed it); the section names "the 'resumeSession'
+    event of tls.Server"."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    filler = " ".join(f"Note {n} says more about sessions and sockets." for n in range(40))
+    (docs / "tls.md").write_text(
+        "# TLS\n\n## Class: `tls.Server`\n\nAccepts encrypted connections. " + filler + "\n\n"
+        "### Event: `'resumeSession'`\n\nThe listener should perform a lookup in external storage for the "
+        "session data. "
+        + filler
+        + "\n\n## Event: `'keylog'`\n\nEmitted when key material is made. "
+        + filler,
+        encoding="utf-8",
+    )
+    kg = build_knowledge_graph(docs).kg
+    names = {kg.get(c)["section"].rsplit(" > ", 1)[-1]: section_name(kg, c) for c in kg.nodes(NodeKind.CHUNK)}
+    assert names["Event: 'resumeSession'"] == "the 'resumeSession' event of tls.Server"
+    assert names["Event: 'keylog'"] == "the 'keylog' event"  # under a page title that is no API

@@ -50,6 +50,7 @@ def page_name(kg: KnowledgeGraph, chunk: str) -> str:
 _SIGNATURE = re.compile(
     r"^(?P<new>new\s+)?(?P<name>[A-Za-z_$][\w$]*(?:(?:\.|#|::)[A-Za-z_$][\w$]*)*)(?P<call>\(.*\))?$"
 )
+_EVENT = re.compile(r"^Event:\s*[`'\"]*(?P<name>[\w:.-]+)[`'\"]*$", re.IGNORECASE)
 _LONG_FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w.-]*[A-Za-z0-9]")
 _MEMBER = re.compile(
     r"[.#_$]|::"
@@ -61,18 +62,30 @@ def section_name(kg: KnowledgeGraph, chunk: str) -> str:
     for "inspector.open([port[, host[, wait]]])", "new URL()", "net.Socket" for "Class: net.Socket"), or "".
     On an API reference page each section documents one function or property, and a sentence of it names
     only its parameters: "What happens if wait is true?" (Node.js API docs) asks nothing until it names the
-    function. A command-line option's heading ("`--trace-require-module=mode`") names the option. A prose
-    heading ("Overview", "Event: 'exit'", "Exemplars (Experimental)") is no name, nor a mixed-case one the
-    text does not write as code ("GitHub")."""
-    section = kg.get(chunk).get("section") or ""
-    heading = _KIND_PREFIX.sub("", section.rsplit(" > ", 1)[-1].strip().strip("`")).strip("`")
+    function. A command-line option's heading ("`--trace-require-module=mode`") names the option, an
+    event's ("Event: 'close'" under "Class: net.Socket") the event and whose it is ("the 'close' event of
+    net.Socket"). A prose heading ("Overview", "Exemplars (Experimental)") is no name, nor a mixed-case one
+    the text does not write as code ("GitHub")."""
+    headings = (kg.get(chunk).get("section") or "").split(" > ")
+    if event := _EVENT.match(headings[-1].strip()):
+        # "Event: 'resumeSession'" under "Class: tls.Server": "What lookup should the event listener
+        # perform?" named neither (two readers); the event, and whose it is
+        owner = _api_of(headings[-2], kg.get(chunk)["text"]) if len(headings) > 1 else ""
+        return f"the '{event['name']}' event" + (f" of {owner}" if owner else "")
+    return _api_of(headings[-1], kg.get(chunk)["text"])
+
+
+def _api_of(title: str, text: str) -> str:
+    """The API a heading documents (see ``section_name``), as a question names it, or ""; ``text``: its
+    section's, where a bare name must be written as code."""
+    heading = _KIND_PREFIX.sub("", title.strip().strip("`")).strip("`")
     if heading.startswith("-") and (flags := _LONG_FLAG.findall(heading)):
         return flags[-1]  # "`--trace-require-module=mode`", "`-c`, `--check`": the option's long name
     found = _SIGNATURE.match(heading)
     if not found or not (found["call"] or _CODE_LIKE.search(found["name"]) or found["name"].islower()):
         return ""  # a lower-case name counts as a tool's, if the text writes it as code ("prom2json")
     code = rf"`[^`\n]*(?<![\w.]){re.escape(found['name'])}(?![\w])[^`\n]*`"  # the name inside backquotes
-    if not found["call"] and not _MEMBER.search(found["name"]) and not re.search(code, kg.get(chunk)["text"]):
+    if not found["call"] and not _MEMBER.search(found["name"]) and not re.search(code, text):
         return ""  # "GitHub", "PromQL": names, not APIs
     return f"{found['new'] or ''}{found['name']}{'()' if found['call'] else ''}"
 
