@@ -207,6 +207,7 @@ def near_misses(
     # what a thing is or is for, its own page says again in other sections (a FAQ, an overview): the
     # handbook's parental-leave FAQ, its working-group guidelines and its levels FAQ answered so
     broad = any(f.pattern in _BROAD for f in facts or [])
+    language = node_language(kg, chunk)
     found: list[tuple[float, str]] = []
     for other, score in scores.items():
         data = kg.get(other)
@@ -218,7 +219,7 @@ def near_misses(
             continue
         if _names_any(data["text"], means):
             continue  # "How can V8 Inspector be enabled?" beside "`--inspect`: Activate inspector on ..."
-        if _answers_broadly(data["text"], facts or [], own.get("language") or "en"):
+        if _answers_broadly(data["text"], facts or [], language):
             continue  # "Enables the collection of trace event tracing information": how tracing is enabled
         if _versions_of_one(kg, own, data):
             continue  # "What timestamp should a Summary have?" OpenMetrics 1.0 answers it too, its own way
@@ -391,7 +392,6 @@ def _names_any(text: str, names: set[str]) -> bool:
     return any(re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", text) for name in names)
 
 
-# What a version adds to a title: "1.0", "v2", "2.0.1", "[EXPERIMENTAL]", "(draft)".
 def _versions_of_one(kg: KnowledgeGraph, own: dict[str, Any], other: dict[str, Any]) -> bool:
     """Whether two chunks are of two versions of one document ("OpenMetrics 1.0", "OpenMetrics 2.0
     [EXPERIMENTAL]"): the other version answers a question that names no version as well as the reference

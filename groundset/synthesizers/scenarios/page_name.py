@@ -101,6 +101,7 @@ def names_anchor(text: str, anchor: str) -> bool:
     return bool(bare) and bare.casefold() in text.casefold()
 
 
+# What a version adds to a title: "1.0", "v2", "2.0.1", "[EXPERIMENTAL]", "(draft)".
 _VERSION_MARK = re.compile(r"\bv?\d+(?:\.\d+)+\b|\bv\d+\b|\[[^\]]*\]|\([^)]*\)", re.IGNORECASE)
 
 
