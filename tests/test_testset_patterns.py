@@ -999,6 +999,17 @@ def test_a_condition_is_said_as_the_askers_own_case_with_no_wrapper_or_filler():
     fix = "To fix the error, open an issue at https://github.com/nodejs/node/issues."
     fixing = match_sentence(fix)
     assert fixing is not None and _doing(Fact.stated(fixing, fixing.subject, fix)) == ("", "")
+    # requests' advanced page: "You can further control the workflow by use of the Response.iter_content()
+    # ..." was "I'm trying to further control workflow: how I do that" (a blind reader: whose workflow?)
+    further = "You can further control the workflow by use of the Response.iter_content() method."
+    assert "You can further control the workflow by use of the" in (
+        SHARED / "requests-docs" / "docs" / "user" / "advanced.rst"
+    ).read_text(encoding="utf-8")
+    controlling = match_sentence(further)
+    assert controlling is not None and _doing(Fact.stated(controlling, controlling.subject, further)) == (
+        "",
+        "",
+    )
     api = written(otel, "medium", anchor="OpenTelemetry")
     assert "I'm using OpenTelemetry, and a resource lacks both" in api.situation
     # on the product's docs, being "a Prometheus user" says nothing: what they do is the situation

@@ -79,7 +79,11 @@ _DOING = (
     "I have a quick question",
 )
 _SPARE = 2  # scenarios drawn per one asked, since a case the asker cannot say as their own is dropped
-_DEICTIC_GOAL = re.compile(r"[a-z]+ (?:the|this|that|these|those|it|them)(?: [\w-]+)?", re.IGNORECASE)
+_DEICTIC_GOAL = re.compile(
+    r"(?:(?:further|also|then|now|still|even|better) )?[a-z]+ (?:the|this|that|these|those|it|them)"
+    r"(?: [\w-]+)?",
+    re.IGNORECASE,
+)  # "fix the error", "further control the workflow": what is meant, only the page says
 _PRODUCT_USER = re.compile(r"\S+ users?", re.IGNORECASE)  # "Node.js user", not "Developer building with X"
 _POSSESSIVE = re.compile(r"\b(?:their|his|her)\b")
 _MAX_TOPIC_WORDS = 6
