@@ -640,3 +640,19 @@ def test_an_event_section_names_the_event_and_whose_it_is(tmp_path):
     names = {kg.get(c)["section"].rsplit(" > ", 1)[-1]: section_name(kg, c) for c in kg.nodes(NodeKind.CHUNK)}
     assert names["Event: 'resumeSession'"] == "the 'resumeSession' event of tls.Server"
     assert names["Event: 'keylog'"] == "the 'keylog' event"  # under a page title that is no API
+
+
+def test_a_sections_api_is_named_after_a_capitalised_word_too():
+    """Node.js's dgram page, under "### socket.send(msg[, offset, length][, port][, address][, callback])":
+    "If `msg` is a `String`, then it is automatically converted to a `Buffer` ..." was asked "What happens if
+    msg is a String?" (two readers: which msg?). "String" read as another product's name, after which no
+    product is named; the section's API is said after any name."""
+    sentence = (
+        "If `msg` is a `String`, then it is automatically converted to a `Buffer` with `'utf8'` encoding."
+    )
+    (fact,) = facts_of(sentence)
+    for length in ("short", "medium", "long"):
+        question = fact_question("single_hop_specific", [fact], length=length, seed=1, anchor="socket.send()")
+        assert "msg is a String in socket.send()" in question, question
+    product = fact_question("single_hop_specific", [fact], length="medium", seed=1, scope="Node.js")
+    assert "Node.js" not in product  # the product, after another name, still is not said

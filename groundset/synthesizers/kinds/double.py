@@ -160,7 +160,8 @@ def double_question(
         ask = shortest_question if length == "short" else (lambda fact: single_question(fact, rng))
         core = f"{ask(first).rstrip('?')}, and {lower_question(ask(second))}"
         protect = [f.focus for f in facts]
-        if anchor and not names_anchor(core, anchor):
+        api = bool(anchor) and not names_anchor(core, anchor)
+        if api:
             length, scope = ("medium" if length == "short" else length), anchor
             protect.append(anchor)
     else:
@@ -175,7 +176,8 @@ def double_question(
             )
         ).format(**fill)
         protect = [term, a, b]
-    return finish_question(core, protect, style=style, length=length, seed=seed, scope=scope)
+        api = False
+    return finish_question(core, protect, style=style, length=length, seed=seed, scope=scope, api=api)
 
 
 def related_facts(a: Fact, b: Fact, scope: str) -> bool:

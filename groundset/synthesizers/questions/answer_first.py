@@ -68,8 +68,9 @@ def fact_question(
         core = single_question(facts[0], rng)
         if length == "short" and len(core.split()) > _SHORT_WORDS:
             core = shortest_question(facts[0])
-    if anchor and not names_anchor(core, anchor):  # a short question names it too
+    api = bool(anchor) and not names_anchor(core, anchor)
+    if api:  # a short question names it too
         length, scope = ("medium" if length == "short" else length), anchor
-    question = size_question(core, length, seed=seed, scope=scope)
+    question = size_question(core, length, seed=seed, scope=scope, api=api)
     protect = [t for t in [*(f.focus for f in facts), anchor] if t and t.lower() in question.lower()]
     return apply_style(question, style, seed=seed, protect=protect)

@@ -189,9 +189,10 @@ def _typo(word: str, rng: random.Random) -> str:
 _OTHER_NAME = re.compile(r"(?<=\w )(?!I\b)[A-Z][a-z]+[A-Z]\w*|(?<=\w )(?!I\b)[A-Z][a-z]{2,}(?:['\u2019]s)?\b")
 
 
-def size_question(core: str, length: str, *, seed: int = 0, scope: str = "") -> str:
+def size_question(core: str, length: str, *, seed: int = 0, scope: str = "", api: bool = False) -> str:
     """short: ``core`` as is; medium: scoped to the product (``scope``, e.g. "Prometheus") or with a short
-    clause; long: both.
+    clause; long: both. ``api``: ``scope`` is the API the question's sentence documents, said after any
+    other name ("What happens if msg is a String in socket.send()?").
 
     No persona lead-in ("As an analyst, ..."): blind readers on four corpora kept 3 of 13 long questions
     that had one, against 28 of 45 medium ones, calling it a template's words; nor a stock purpose
@@ -207,7 +208,7 @@ def size_question(core: str, length: str, *, seed: int = 0, scope: str = "") -> 
     body = core.rstrip("?")
     # No "in Prometheus" after another product's name ("What is Kapacitor's scope in Prometheus?"): it
     # makes the question about the wrong thing.
-    scoped = bool(scope) and scope.casefold() not in core.casefold() and not _OTHER_NAME.search(core)
+    scoped = bool(scope) and scope.casefold() not in core.casefold() and (api or not _OTHER_NAME.search(core))
     ends_open = body.rsplit(" ", 1)[-1].lower() in PREPOSITIONS  # "... not result in": no "in in"
     if length == "medium":
         if scoped:
