@@ -15,7 +15,7 @@ from groundset.kg.graph import NodeKind
 from groundset.kg.scope import corpus_scope
 from groundset.personas.audience import audience_name, audience_of, distinct_audiences
 from groundset.synthesizers.kinds.comparative import said_by_side
-from groundset.synthesizers.kinds.distracting import _means, _names_any
+from groundset.synthesizers.kinds.distracting import _means, _names_any, near_misses
 from groundset.synthesizers.kinds.double import _two_apis, double_question
 from groundset.synthesizers.questions.answer_first import fact_question
 from groundset.synthesizers.scenarios.answer_patterns import match_sentence
@@ -656,3 +656,37 @@ def test_a_sections_api_is_named_after_a_capitalised_word_too():
         assert "msg is a String in socket.send()" in question, question
     product = fact_question("single_hop_specific", [fact], length="medium", seed=1, scope="Node.js")
     assert "Node.js" not in product  # the product, after another name, still is not said
+
+
+def test_a_twin_apis_section_is_no_distractor(tmp_path):
+    """Node.js documents `http.createServer()` and `https.createServer()` alike: "What is requestListener in
+    http.createServer()?" with the https section as its near-miss ("A listener to be added to the 'request'
+    event") was failed by three readers as a second answer. A section documenting a member of the same name
+    in another module is no near-miss; another member of the same module still is."""
+    from groundset.synthesizers.kinds.distracting import _member
+
+    assert _member("http.createServer()") == _member("https.createServer()") == "createServer"
+    assert _member("net.createServer()") != _member("net.connect()")
+    assert (
+        _member("URL") == "" and _member("the 'close' event of net.Socket") == "" and _member("--check") == ""
+    )
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    filler = " ".join(f"Note {n} about servers, requests and listeners." for n in range(40))
+    for module, other in (("http", "request"), ("https", "get")):
+        (docs / f"{module}.md").write_text(
+            f"# {module.upper()}\n\n## `{module}.createServer([options][, requestListener])`\n\n"
+            "The requestListener is a function which is automatically added to the 'request' event of "
+            f"{module}. "
+            f"{filler}\n\n## `{module}.{other}(url[, options])`\n\nThe requestListener is not used by this "
+            f"call; responses go to the callback instead. {filler}\n",
+            encoding="utf-8",
+        )
+    kg = build_knowledge_graph(docs).kg
+    by_api: dict[str, set[str]] = {}
+    for chunk in kg.nodes(NodeKind.CHUNK):
+        by_api.setdefault(section_name(kg, chunk), set()).add(chunk)
+    asked = next(c for c in by_api["http.createServer()"] if "automatically added" in kg.get(c)["text"])
+    found = set(near_misses(kg, asked, "requestListener", ["no such answer"]))
+    assert found and not found & by_api["https.createServer()"]
+    assert found & (by_api["http.request()"] | by_api["https.get()"])  # other members still serve

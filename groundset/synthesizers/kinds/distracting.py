@@ -35,7 +35,7 @@ from ..questions.offline import answer_sentences, term_pattern
 from ..questions.prompts import GeneratedSample, QueryInput, QueryPrompt
 from ..scenarios.fact_index import FactIndex
 from ..scenarios.facts import Fact
-from ..scenarios.page_name import versions_of_one
+from ..scenarios.page_name import section_name, versions_of_one
 from ..scenarios.scenario import PersonaPool, Scenario
 from .pairs import LANGUAGE_RULE, ROLE, NearMissInput, kind_fields, kind_task
 from .single_hop import SingleHopSpecificQuerySynthesizer
@@ -208,6 +208,7 @@ def near_misses(
     # handbook's parental-leave FAQ, its working-group guidelines and its levels FAQ answered so
     broad = any(f.pattern in _BROAD for f in facts or [])
     language = node_language(kg, chunk)
+    member = _member(section_name(kg, chunk))
     found: list[tuple[float, str]] = []
     for other, score in scores.items():
         data = kg.get(other)
@@ -223,6 +224,8 @@ def near_misses(
             continue  # "Enables the collection of trace event tracing information": how tracing is enabled
         if _versions_of_one(kg, own, data):
             continue  # "What timestamp should a Summary have?" OpenMetrics 1.0 answers it too, its own way
+        if member and _member(section_name(kg, other)) == member:
+            continue  # https.createServer()'s section says what http.createServer()'s does, its own twin
         if len(prose_words(data["text"])) < MIN_PROSE_WORDS:
             continue  # a heading with a line under it ("## Helpful links") tempts no one
         theirs = index.facts.get(other, []) if index is not None else []
@@ -390,6 +393,13 @@ def _means(facts: Sequence[Fact], scope: str = "") -> set[str]:
 
 def _names_any(text: str, names: set[str]) -> bool:
     return any(re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", text) for name in names)
+
+
+def _member(api: str) -> str:
+    """The last part of an API's name, "createServer" for "http.createServer()" ("" for no API or a
+    one-part name: "URL" in two modules is not a twin)."""
+    name = re.sub(r"\(\)$", "", api)
+    return name.rsplit(".", 1)[-1] if "." in name and " " not in name else ""  # no event: "... of net.Socket"
 
 
 def _versions_of_one(kg: KnowledgeGraph, own: dict[str, Any], other: dict[str, Any]) -> bool:
