@@ -35,7 +35,7 @@ from ..questions.offline import answer_sentences, term_pattern
 from ..questions.prompts import GeneratedSample, QueryInput, QueryPrompt
 from ..scenarios.fact_index import FactIndex
 from ..scenarios.facts import Fact
-from ..scenarios.page_name import section_name, versions_of_one
+from ..scenarios.page_name import bare_name, section_name, versions_of_one
 from ..scenarios.scenario import PersonaPool, Scenario
 from .pairs import LANGUAGE_RULE, ROLE, NearMissInput, kind_fields, kind_task
 from .single_hop import SingleHopSpecificQuerySynthesizer
@@ -398,7 +398,7 @@ def _names_any(text: str, names: set[str]) -> bool:
 def _member(api: str) -> str:
     """The last part of an API's name, "createServer" for "http.createServer()" ("" for no API or a
     one-part name: "URL" in two modules is not a twin)."""
-    name = re.sub(r"\(\)$", "", api)
+    name = bare_name(api)
     return name.rsplit(".", 1)[-1] if "." in name and " " not in name else ""  # no event: "... of net.Socket"
 
 

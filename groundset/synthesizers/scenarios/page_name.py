@@ -18,7 +18,15 @@ from typing import Any
 from ...kg.graph import KnowledgeGraph, NodeKind
 from .graph_cache import GraphCache
 
-__all__ = ["names_anchor", "page_name", "page_topic", "points_elsewhere", "section_name", "versions_of_one"]
+__all__ = [
+    "bare_name",
+    "names_anchor",
+    "page_name",
+    "page_topic",
+    "points_elsewhere",
+    "section_name",
+    "versions_of_one",
+]
 
 _KIND_PREFIX = re.compile(
     r"^(?:static\s+)?(?:class|interface|module|function|method|property|namespace|type|enum|command)\s*:\s*",
@@ -97,8 +105,13 @@ def names_anchor(text: str, anchor: str) -> bool:
     """Whether ``text`` already names ``anchor``, a call's parentheses aside: "What exactly is
     import.meta.resolve?" names `import.meta.resolve()` (blind readers failed "... is import.meta.resolve in
     import.meta.resolve()" as a template's words)."""
-    bare = re.sub(r"\(\)$", "", anchor.strip())
+    bare = bare_name(anchor)
     return bool(bare) and bare.casefold() in text.casefold()
+
+
+def bare_name(api: str) -> str:
+    """An API's name without its call's parentheses: "socket.send()" -> "socket.send"."""
+    return re.sub(r"\(\)$", "", api.strip())
 
 
 # What a version adds to a title: "1.0", "v2", "2.0.1", "[EXPERIMENTAL]", "(draft)".
