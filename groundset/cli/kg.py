@@ -216,6 +216,7 @@ def update(
         include=include,
         exclude=exclude,
         show_progress=not quiet,
+        consume=True,  # the old graph is not needed after: never hold it beside the new one
         **options,
     )
     if not result.load.documents:

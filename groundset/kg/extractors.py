@@ -21,8 +21,9 @@ from ..text.entities import EntityExtractor
 from ..text.language import languages_of
 from ..text.markdown import structural_headings
 from ..text.mdparse import read_once
-from ..text.phrases import PhraseInputs, PhraseModel, phrase_inputs
-from ..text.textrank import textrank_summary
+from ..text.phrases import PhraseInputs, PhraseModel, inputs_of_plain, phrase_inputs
+from ..text.plaintext import plain_text
+from ..text.textrank import summary_of_plain
 from .facts_batch import BATCH_CHARS, BATCH_PASSAGES, ChunkBatch, ChunkFactsBatchPrompt, batches
 from .graph import KnowledgeGraph, NodeKind
 from .prompts import ChunkFacts, ChunkText, DocumentText, HeadlinesPrompt, SummaryPrompt
@@ -349,8 +350,12 @@ def _document_facts_of(
     """Each document's phrase candidates, and the TextRank summary of those (text, language, language
     given, wanted) that want one."""
     with read_once():
-        inputs = phrase_inputs([(text, code) for text, code, _, _ in items])
-        return inputs, [textrank_summary(text, lang=lang) if want else None for text, _, lang, want in items]
+        plains = [plain_text(text) for text, _, _, _ in items]
+    inputs = inputs_of_plain([(plain, code) for plain, (_, code, _, _) in zip(plains, items, strict=True)])
+    return inputs, [
+        summary_of_plain(plain, lang=lang) if want else None
+        for plain, (_, _, lang, want) in zip(plains, items, strict=True)
+    ]
 
 
 def _flat(batches: list[list[Any]]) -> list[Any]:

@@ -253,6 +253,38 @@ class KnowledgeGraph:
         digest.update(b"]]")
         return digest.hexdigest()[:16]
 
+    def content_digest(self) -> str:
+        """A hash of all that makes two graphs the same: the graph-level records, each node's id and
+        properties (vectors by value, whatever their dtype) and each edge with its score and shared
+        items; the order nodes and edges came in aside. An update compares the old graph's digest with
+        the new graph's, so it need not hold the two side by side."""
+        digest = hashlib.sha256(canonical_json(self.graph.graph).encode("utf-8"))
+
+        def add(data: bytes) -> None:
+            digest.update(b"%d:" % len(data))
+            digest.update(data)
+
+        nodes = sorted(self.graph.nodes)
+        for node in nodes:
+            data = self.graph.nodes[node]
+            vectors = sorted(name for name, value in data.items() if isinstance(value, np.ndarray))
+            add(canonical_json([node, {k: v for k, v in data.items() if k not in vectors}]).encode("utf-8"))
+            for name in vectors:
+                value = np.asarray(data[name], dtype=np.float64)
+                add(canonical_json([name, value.shape]).encode("utf-8"))
+                add(value.tobytes())
+        places = self.relations.places({node: i for i, node in enumerate(nodes)})
+        for kind in EdgeKind:
+            source, target, score, shared = self.relations.columns(kind.value)
+            ends = np.stack([places[source], places[target]], axis=1).astype(np.int64)
+            order = np.lexsort((ends[:, 1], ends[:, 0]))
+            add(kind.value.encode("utf-8"))
+            add(ends[order].tobytes())
+            add(np.asarray(score[order], dtype=np.float64).tobytes())
+            items = [self.relations.shared_items[i] if i >= 0 else None for i in shared[order].tolist()]
+            add(canonical_json(items).encode("utf-8"))
+        return digest.hexdigest()
+
     def __repr__(self) -> str:
         stats = self.stats()
         edges = {k: v for k, v in stats["edges"].items() if v}

@@ -49,7 +49,6 @@ from pathlib import Path
 from typing import Any
 
 import networkx as nx
-import numpy as np
 from langchain_core.documents import Document
 
 from ..core.aio import run_sync
@@ -178,15 +177,21 @@ async def aupdate_kg(
     include: Sequence[str] | None = None,
     exclude: Sequence[str] | None = None,
     show_progress: bool = False,
+    consume: bool = False,
     **options: Any,
 ) -> GraphUpdate:
     """Update ``kg`` (a graph or a saved graph's folder) to the corpus at ``source``; see the module doc.
+
+    ``consume=True``: the update takes ``kg`` apart, moving what it keeps of it into the new graph instead
+    of copying it, and leaves ``kg`` empty; for a caller done with it (``groundset kg update``), so that
+    the old graph and the new one are not held side by side. A folder given as ``kg`` is always consumed.
 
     ``options`` go to ``default_transforms`` like a build's; those the graph recorded are the defaults,
     and a different value is refused (a different chunk size would re-chunk everything: rebuild instead).
     ``include``/``exclude``: None (both) loads the files the build loaded (its recorded globs); given,
     they replace the recorded ones as a whole and are recorded in their place (see ``update_filters``).
     """
+    consume = consume or not isinstance(kg, KnowledgeGraph)
     old = kg if isinstance(kg, KnowledgeGraph) else KnowledgeGraph.load(kg)
     llm, embeddings = resolve_llm(llm).model, resolve_embeddings(embeddings).model
     check_models(old, llm, embeddings)
@@ -205,7 +210,10 @@ async def aupdate_kg(
     # A lazy graph's facts come from the offline extractors, corpus-wide TF-IDF included: carried over
     # and recomputed as offline ones are.
     offline_facts = is_offline(llm) or options.get("enrich", "lazy") == "lazy"
-    stash = _carry_over(old, new, matches, offline=offline_facts)
+    before, old_digest = set(old.graph.nodes), old.content_digest()
+    stash = _carry_over(old, new, matches, offline=offline_facts, move=consume)
+    if consume:
+        old.graph, old.relations = KnowledgeGraph().graph, KnowledgeGraph().relations
     chain = _with_hooks(default_transforms(new, llm, embeddings, **options), stash)
     report = await aapply_transforms(
         new, chain, llm=llm, embeddings=embeddings, engine=engine, show_progress=show_progress
@@ -213,7 +221,7 @@ async def aupdate_kg(
     report.stages = [s for s in report.stages if s.stage != _HOOK_STAGE]
     record_build(new, llm, embeddings, options)
     record_filters(new, filters.include, filters.exclude)
-    before, after = set(old.graph.nodes), set(new.graph.nodes)
+    after = set(new.graph.nodes)
     return GraphUpdate(
         kg=new,
         load=loaded,
@@ -221,7 +229,7 @@ async def aupdate_kg(
         diff=diff,
         nodes_added=len(after - before),
         nodes_removed=len(before - after),
-        changed=not same_graph(old, new),
+        changed=new.content_digest() != old_digest,
         filters=filters,
     )
 
@@ -307,46 +315,9 @@ def diff_documents(old: KnowledgeGraph, new: KnowledgeGraph) -> tuple[CorpusDiff
 
 
 def same_graph(a: KnowledgeGraph, b: KnowledgeGraph) -> bool:
-    """Equal nodes (ids and properties, vectors element-wise), edges and graph-level records."""
-    if a.graph.graph != b.graph.graph or set(a.graph.nodes) != set(b.graph.nodes):
-        return False
-    if any(not _same_properties(data, b.graph.nodes[node]) for node, data in a.graph.nodes(data=True)):
-        return False
-    rank = {node: place for place, node in enumerate(sorted(a.graph.nodes))}
-    places = [g.relations.places(rank) for g in (a, b)]
-    for kind in EdgeKind:  # column by column: a dict an edge, for both graphs, was an update's peak
-        (ends_a, score_a, items_a), (ends_b, score_b, items_b) = (
-            _edge_rows(g, kind, p) for g, p in zip((a, b), places, strict=True)
-        )
-        if not np.array_equal(ends_a, ends_b) or not np.array_equal(score_a, score_b, equal_nan=True):
-            return False
-        if items_a != items_b:
-            return False
-    return True
-
-
-def _edge_rows(kg: KnowledgeGraph, kind: EdgeKind, places: np.ndarray) -> tuple[Any, Any, list[Any]]:
-    """The ``kind`` edges of ``kg`` as (both ends' ``places``, by node number; scores; shared items), by
-    ends."""
-    relations = kg.relations
-    source, target, score, shared = relations.columns(kind.value)
-    ends = np.stack([places[source], places[target]], axis=1)
-    order = np.lexsort((ends[:, 1], ends[:, 0]))
-    items = [relations.shared_items[i] if i >= 0 else None for i in shared[order].tolist()]
-    return ends[order], score[order], items
-
-
-def _same_properties(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    if a.keys() != b.keys():
-        return False
-    for name, value in a.items():
-        other = b[name]
-        if isinstance(value, np.ndarray) or isinstance(other, np.ndarray):
-            if other is None or value is None or not np.array_equal(np.asarray(value), np.asarray(other)):
-                return False
-        elif value != other:
-            return False
-    return True
+    """Equal graph-level records, nodes (ids and properties, vectors by value) and edges (with their
+    scores and shared items), whatever order they came in: equal ``content_digest``s."""
+    return a.content_digest() == b.content_digest()
 
 
 def _same_inputs(old: dict[str, Any], new: dict[str, Any]) -> bool:
@@ -373,17 +344,21 @@ def _options(kg: KnowledgeGraph, options: dict[str, Any]) -> dict[str, Any]:
     return {**recorded, **options}
 
 
-def _carry_over(old: KnowledgeGraph, new: KnowledgeGraph, matches: dict[str, str], *, offline: bool) -> dict:
-    """Copy each matched old document's computed properties and chunks into ``new`` (see module doc).
+def _carry_over(
+    old: KnowledgeGraph, new: KnowledgeGraph, matches: dict[str, str], *, offline: bool, move: bool = False
+) -> dict:
+    """Copy each matched old document's computed properties and chunks into ``new`` (see module doc);
+    ``move``: share them instead (``old`` is about to be dropped, and its values are never changed in place).
 
     Returns, offline, the old summary of each carried-over document whose summary is recomputed.
     """
     summaries: dict[str, str] = {}
+    take = (lambda value: value) if move else copy.deepcopy
     for new_doc, old_doc in matches.items():
         target = new.get(new_doc)
         for name, value in old.get(old_doc).items():
             if name not in target:  # add_documents' own properties come from the new corpus
-                target[name] = copy.deepcopy(value)
+                target[name] = take(value)
         if offline and "summary" in target:
             summaries[new_doc] = target["summary"]
             for name in _OFFLINE_DOCUMENT_FACTS:
@@ -392,7 +367,7 @@ def _carry_over(old: KnowledgeGraph, new: KnowledgeGraph, matches: dict[str, str
         chunks = old.chunks_of(old_doc)
         for chunk in chunks:
             data = old.get(chunk)
-            props = {k: copy.deepcopy(v) for k, v in data.items() if k not in _CHUNK_BASE}
+            props = {k: take(v) for k, v in data.items() if k not in _CHUNK_BASE}
             if offline:
                 for name in _OFFLINE_CHUNK_FACTS:
                     props.pop(name, None)

@@ -211,9 +211,14 @@ def phrase_inputs(pairs: list[tuple[str, str]]) -> PhraseInputs:
     """What fitting needs from each (text, language): its candidates, and the corpus's counts of
     lower-case words and of those that follow a modal or pronoun. A pure function of its texts, so
     batches of a corpus may run anywhere and be merged in order (``_merged``)."""
+    return inputs_of_plain([(plain_text(text), code) for text, code in pairs])
+
+
+def inputs_of_plain(pairs: list[tuple[str, str]]) -> PhraseInputs:
+    """``phrase_inputs`` of texts already made plain (``plain_text``), for a caller that reads them too."""
     seen: Counter[str] = Counter()
     as_verb: Counter[str] = Counter()
-    plains = [plain_text(text) for text, _ in pairs]
+    plains = [plain for plain, _ in pairs]
     langs = [code for _, code in pairs]
     for plain, code in zip(plains, langs, strict=True):
         if code == "en":

@@ -25,7 +25,7 @@ from .nlp import UNSEGMENTED, stop_words, token_lists
 from .plaintext import plain_text
 from .sentences import split_sentences
 
-__all__ = ["textrank_summary"]
+__all__ = ["summary_of_plain", "textrank_summary"]
 
 _DAMPING = 0.85
 _MAX_ITERATIONS = 100
@@ -54,9 +54,16 @@ def textrank_summary(
     word boundary and ends with an ellipsis, so the limit always holds. Deterministic: ties go to
     the earlier sentence. ``lang=None`` detects the language (once per text, on a bounded prefix).
     """
+    return summary_of_plain(plain_text(text), max_sentences=max_sentences, max_chars=max_chars, lang=lang)
+
+
+def summary_of_plain(
+    plain: str, *, max_sentences: int = 3, max_chars: int = 600, lang: str | None = None
+) -> str:
+    """``textrank_summary`` of a text already made plain (``plain_text``): a build has it from the
+    document's phrases, and a document of two million characters is not parsed twice."""
     if max_sentences < 1 or max_chars < 1:
         raise ValueError("textrank_summary: max_sentences and max_chars must be >= 1")
-    plain = plain_text(text)
     code = language_code(lang) if lang else detect_language(plain)
     sentences = split_sentences(plain, lang=code)
     if not sentences:
