@@ -13,7 +13,7 @@ import pytest
 
 from groundset.core import CallEngine
 from groundset.kg.build import build_knowledge_graph
-from groundset.kg.graph import NodeKind
+from groundset.kg.graph import KnowledgeGraph, NodeKind
 from groundset.personas import reads_as_role
 from groundset.personas.audience import audience_name, audience_of, distinct_audiences
 from groundset.personas.prompts import offline_persona
@@ -62,7 +62,7 @@ from groundset.synthesizers.scenarios.fact_pairs import (
     same_subject_pairs,
 )
 from groundset.synthesizers.scenarios.facts import facts_of, subject_key
-from groundset.synthesizers.scenarios.page_name import page_name
+from groundset.synthesizers.scenarios.page_name import document_name, names_anchor, page_name, query_name
 from groundset.synthesizers.scenarios.passages import passages
 from groundset.text.plaintext import plain_text
 
@@ -1236,3 +1236,122 @@ def test_a_near_miss_on_the_page_of_what_is_defined_or_what_it_is_for_is_no_dist
         unasked = near_misses(kg, chunk, fact.focus, [fact.answer], index, [])
         same_page += any(kg.get(other)["document"] == document for other in unasked)
     assert same_page  # the rule is the question's, not the graph's
+
+
+def test_a_question_of_a_policy_or_a_specification_says_which(tmp_path):
+    """ "How can you record your leave and return-to-work dates?" (of the parental leave policy) and "How must
+    protobuf messages be encoded?" (of OpenMetrics 1.0; remote write has Protobuf messages too) ask nothing
+    until they say where the rule holds: blind readers of the handbook and of the Prometheus docs failed
+    both. A page whose title names a policy, a specification or one version of a document is named."""
+    specs = build_knowledge_graph(PROMETHEUS_DOCS / "specs").kg
+    named = {
+        kg_title: document_name(specs, specs.chunks_of(d)[0], "Prometheus")
+        for d in specs.nodes(NodeKind.DOCUMENT)
+        if specs.chunks_of(d) and (kg_title := specs.get(d).get("title"))
+    }
+    assert named["OpenMetrics 1.0"] == "OpenMetrics 1.0"
+    assert named["OpenMetrics 2.0 [EXPERIMENTAL]"] == "OpenMetrics 2.0"
+    assert (
+        named["Prometheus Remote-Write 2.0 specification [EXPERIMENTAL]"]
+        == "the Remote-Write 2.0 specification"
+    )
+    assert named["Native Histograms"] == ""  # a subject, not a document
+    docs = tmp_path / "docs"
+    for page in (
+        "benefits-pay-perks/benefits-perks/parental-leave.md",
+        "benefits-pay-perks/benefits-perks/benefits.md",
+    ):
+        (docs / page).parent.mkdir(parents=True, exist_ok=True)
+        (docs / page).write_text((HANDBOOK / page).read_text(encoding="utf-8"), encoding="utf-8")
+    handbook = build_knowledge_graph(docs).kg
+    by_page = {
+        handbook.get(d)["source"].rsplit("/", 1)[-1]: document_name(
+            handbook, handbook.chunks_of(d)[0], "Sourcegraph"
+        )
+        for d in handbook.nodes(NodeKind.DOCUMENT)
+    }
+    assert by_page == {"parental-leave.md": "the Paid Parental Leave Policy", "benefits.md": ""}
+    # titles that name no document: an announcement, a one-word API page (Node.js's "Policies"), a guide
+    # with a version inside its title (its readers read it as a pasted title)
+    for title in ("Vite 3.0 is out!", "Policies", "OpenMetrics 2.0 Migration Guide for Client Libraries"):
+        kg = KnowledgeGraph()
+        doc = kg.add_document("Some text about it.", source="a.md", title=title, language="en")
+        assert document_name(kg, kg.add_chunk(doc, "Some text about it.", position=0)) == ""
+    # the question names the document where it does not already; a search query without the article
+    (encoded,) = [
+        f
+        for found in FactIndex.of(specs).facts.values()
+        for f in found
+        if f.reference.startswith("Protobuf messages MUST be encoded in binary")
+    ]
+    for length in ("short", "medium", "long"):
+        assert "OpenMetrics 1.0" in fact_question(
+            "single_hop_specific", [encoded], length=length, anchor="OpenMetrics 1.0"
+        )
+    policy = "the Paid Parental Leave Policy"
+    assert query_name(policy) == "Paid Parental Leave Policy" and query_name(
+        "the 'close' event of net.Socket"
+    ) == ("the 'close' event of net.Socket")
+    assert names_anchor("Under the paid parental leave policy, how long is the leave?", policy)
+    assert names_anchor("What can paid parental leave be used for?", policy)  # not "... in the ... Policy"
+    assert not names_anchor("How can you record your leave and return-to-work dates?", policy)
+    # the version tells remote write's two specifications apart
+    assert not names_anchor("How can remote write requests be sent?", "the Remote-Write 1.0 specification")
+    # no "I'm using the Paid Parental Leave Policy": a document is no tool the asker uses
+    wants = (
+        "If your availability changes or you want to update your areas of experience for mentoring, you can "
+        "\u201cupdate\u201d your profile in Bamboo at any time."
+    )
+    match = match_sentence(wants)
+    assert match is not None
+    assert _doing(Fact.stated(match, match.subject, wants), policy) == _doing(
+        Fact.stated(match, match.subject, wants)
+    )
+
+
+def test_a_rule_the_passage_gives_twice_with_one_verb_is_no_fact():
+    """ "How should invoices be sent?" was answered "as a PDF or Excel spreadsheet"; the sentence before it
+    says they are sent by e-mail to the accounting team (blind readers failed it for the address). A passage
+    with two rules of one verb on one subject has no one answer; one rule of it, or one per subject, has."""
+    invoices = (HANDBOOK / "benefits-pay-perks/pay-expenses/invoices.md").read_text(encoding="utf-8")
+    section = invoices[invoices.index("## How to Submit an Invoice") :].split("\n## ", 1)[0]
+    assert "All invoices should be sent via email" in section and "should be sent as a PDF" in section
+    assert not [f for f in facts_of(section) if f.key() == "invoice"]
+    alone = section.replace(
+        "All invoices should be sent via email to our accounting team", "Email them to our accounting team"
+    )
+    assert [f for f in facts_of(alone) if f.key() == "invoice"]  # the one rule is a fact
+    # remote write 2.0: a section with "Senders MUST send `samples` ... in timestamp order" and "Senders MUST
+    # send stale markers if ..." answers "What must senders send?" twice; the first of them alone, once
+    spec = (PROMETHEUS_DOCS / "specs/prw/remote_write_spec_2_0.md").read_text(encoding="utf-8")
+    ordering = next(line for line in spec.splitlines() if line.startswith("Senders MUST send `samples`"))
+    stale = next(line for line in spec.splitlines() if line.startswith("Senders MUST send stale markers"))
+
+    def sends(text):
+        return [f for f in facts_of(text) if f.key() == "sender" and f.slots.get("verb") == "send"]
+
+    assert sends(ordering) and not sends(f"{ordering}\n\n{stale}")
+
+
+def test_an_instruction_s_reference_goes_on_with_the_next_instruction():
+    """ "If you decide to go forward with the working group, announce it widely." stopped before "Set up a
+    dedicated communication channel ..." (blind readers failed it for the `wg-` channel), and "To expose
+    Prometheus metrics in a Go application, you need to provide a /metrics HTTP endpoint." before "You can
+    use the prometheus/promhttp library's HTTP Handler ..." (failed for the handler). A sentence that says why
+    ("This conflicts with ... because you need to ...") is no next step."""
+    group = (HANDBOOK / "company-info-and-process/communication/working-group.md").read_text(encoding="utf-8")
+    paragraph = next(p for p in group.split("\n\n") if p.startswith("If you decide to go forward"))
+    (advice,) = [f for f in facts_of(paragraph, topics=frozenset({"working group"})) if f.pattern == "cause"]
+    assert advice.reference.startswith(
+        "If you decide to go forward with the working group, announce it widely."
+    )
+    assert "Set up a dedicated communication channel" in advice.reference
+    go = (PROMETHEUS_DOCS / "guides/go-application.md").read_text(encoding="utf-8")
+    paragraph = next(p for p in go.split("\n\n") if "you need to provide a `/metrics` HTTP endpoint" in p)
+    (how,) = [f for f in facts_of(paragraph) if f.pattern == "procedure"]
+    assert "promhttp" in how.reference
+    zen = (PROMETHEUS_DOCS / "practices/the_zen.md").read_text(encoding="utf-8")
+    paragraph = next(p for p in zen.split("\n\n") if "meaningful bucket layout" in p)
+    assert "This conflicts" in paragraph
+    (layout,) = [f for f in facts_of(paragraph) if f.pattern == "procedure"]
+    assert layout.reference.endswith("you have to come up with a meaningful bucket layout.")

@@ -20,7 +20,7 @@ from .questions.answer_first import answer_slots
 from .questions.prompts import QueryInput, QueryPrompt, evidence_groups, task_text
 from .scenarios.fact_index import FactIndex
 from .scenarios.facts import Fact
-from .scenarios.page_name import page_name, page_topic, points_elsewhere, section_name
+from .scenarios.page_name import document_name, page_name, page_topic, points_elsewhere, section_name
 from .scenarios.scenario import PersonaPool, QueryMix, Scenario, prompt_fields
 
 # (chunk ids, terms, facts): the first term is what the question is about; the facts (answer-first
@@ -91,8 +91,10 @@ class Synthesizer(ABC):
             if not self.writes_with_model and one_page and facts:
                 document = kg.get(nodes[0]).get("document") or ""
                 if document not in names:
-                    names[document] = page_name(kg, nodes[0]) or page_topic(
-                        kg, nodes[0], index.scope, index.lowercase
+                    names[document] = (
+                        page_name(kg, nodes[0])
+                        or document_name(kg, nodes[0], index.scope)
+                        or page_topic(kg, nodes[0], index.scope, index.lowercase)
                     )
                 # the API of its section (of every context's: two sections' facts are not one API's), else
                 # its page's

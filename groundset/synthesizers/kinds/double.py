@@ -47,7 +47,7 @@ from ..questions.templates import (
 )
 from ..scenarios.fact_index import FactIndex
 from ..scenarios.facts import FACT_LANGUAGES, Fact
-from ..scenarios.page_name import names_anchor, page_name, section_name
+from ..scenarios.page_name import names_anchor, page_name, query_name, section_name
 from ..scenarios.scenario import PersonaPool, Scenario
 from .pairs import (
     LANGUAGE_RULE,
@@ -156,7 +156,7 @@ def double_question(
         first, second = facts[0], facts[1]
         if style == "web_search":
             query = f"{web_query([first], rng)} and {web_query([second], rng)}"
-            return f"{anchor} {query}" if anchor and not names_anchor(query, anchor) else query
+            return f"{query_name(anchor)} {query}" if anchor and not names_anchor(query, anchor) else query
         ask = shortest_question if length == "short" else (lambda fact: single_question(fact, rng))
         core = f"{ask(first).rstrip('?')}, and {lower_question(ask(second))}"
         protect = [f.focus for f in facts]

@@ -51,7 +51,7 @@ from ..questions.styles import apply_style, indefinite_article
 from ..scenarios.answer_patterns import base_form, lower_first
 from ..scenarios.fact_index import FactIndex
 from ..scenarios.facts import FACT_LANGUAGES, Fact
-from ..scenarios.page_name import names_anchor
+from ..scenarios.page_name import is_document_name, names_anchor
 from ..scenarios.scenario import PersonaPool, Scenario, prompt_fields
 from .single_hop import SingleHopSpecificQuerySynthesizer
 
@@ -267,11 +267,13 @@ def _doing(fact: Fact | None, anchor: str = "", *, whole: bool = True) -> tuple[
     the https benchmarks") or the case of a condition; "" for a stock line. Readers of two corpora failed
     "I have a quick question" and its kind as a persona, not a situation; the section being worked on
     ("I'm working on XCFramework. What is the XCFramework?") they failed as a heading said twice.
-    ``anchor``: the command or API the question is about, said here since the question will not be;
-    ``whole``: False when the question will say the goal or case itself (a search query). Returns the
-    situation's doing and the question left to ask after it ("" for the whole question)."""
+    ``anchor``: the command or API the question is about, said here since the question will not be (not a
+    document: "I'm using the Data Management Policy" is no situation); ``whole``: False when the question
+    will say the goal or case itself (a search query). Returns the situation's doing and the question left to
+    ask after it ("" for the whole question)."""
     if fact is None:
         return "", ""
+    anchor = "" if is_document_name(anchor) else anchor
     slots = fact.slots
     if whole and (then := _then(fact)):
         said = slots["goal"] if fact.pattern == "procedure" else slots["cond"]

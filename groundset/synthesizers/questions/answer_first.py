@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 
 from ..scenarios.facts import Fact
-from ..scenarios.page_name import names_anchor
+from ..scenarios.page_name import names_anchor, query_name
 from .german_templates import german_fact_question
 from .styles import LENGTHS, STYLES, apply_style, size_question
 from .templates import compare_question, pair_question, shortest_question, single_question, web_query
@@ -59,7 +59,7 @@ def fact_question(
     compare = kind == "multi_hop_abstract" and len(facts) >= 2
     if style == "web_search":
         query = web_query(list(facts), rng, compare=compare)
-        return f"{anchor} {query}" if anchor and not names_anchor(query, anchor) else query
+        return f"{query_name(anchor)} {query}" if anchor and not names_anchor(query, anchor) else query
     if compare:
         core = compare_question(facts[0], facts[1], rng)
     elif len(facts) >= 2:

@@ -505,6 +505,12 @@ def instructs(clause: str) -> bool:
     return _imperative(clause) or bool(_INSTRUCTION.search(clause))
 
 
+def opens_with_instruction(sentence: str) -> bool:
+    """Whether a sentence is an instruction from its first word ("Set up a dedicated channel ...", "You can
+    use the promhttp handler ..."), not one that says why ("This conflicts ... because you need to ...")."""
+    return _imperative(sentence) or bool(_INSTRUCTION.match(sentence))
+
+
 def _find_comparison(text: str) -> Match | None:
     if m := _UNLIKE.match(text):
         return Match("comparison", m["subj"], m["verb"] + " " + m["answer"], _plural_subject(m["subj"]),

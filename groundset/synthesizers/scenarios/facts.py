@@ -18,7 +18,8 @@ from typing import Any
 
 from ...languages.en import QUERY_STOP_WORDS
 from ...languages.words import word_set
-from .answer_patterns import Match, match_sentence, split_article
+from ...text.plaintext import plain_text
+from .answer_patterns import Match, match_sentence, opens_with_instruction, split_article
 from .fact import Fact, subject_key
 from .german_patterns import german_fact
 from .option_facts import option_facts
@@ -75,7 +76,40 @@ def facts_of(
         fact = german_fact(passage, topics) if german else _fact(passage, lowercase, topics)
         if fact is not None and fact.reference not in options:
             found.append(fact)
-    return found
+    if german or not found:
+        return found
+    return [fact for fact in found if not _ruled_twice(fact, plain_text(markdown))]
+
+
+def _advises(match: Match) -> bool:
+    """Whether the sentence tells the reader what to do: a condition's advice or a how-to's steps."""
+    return match.slots.get("form") == "advice" or (
+        match.pattern == "procedure" and match.slots.get("form") == "to"
+    )
+
+
+def _ruled_twice(fact: Fact, plain: str) -> bool:
+    """Whether the passage rules on its subject twice with one verb: "All invoices should be sent via email to
+    ... " and "Invoices should be sent as a PDF or Excel spreadsheet" on the handbook's invoice page both
+    answer "How should invoices be sent?", and a reference of one of them misses the other (blind readers
+    failed it for the e-mail address)."""
+    slots = fact.slots
+    if fact.pattern != "constraint" or not slots.get("modal") or not slots.get("verb"):
+        return False
+    words = fact.key().split()
+    if not words:
+        return False
+    # the whole subject, singular or plural ("the first character" and "subsequent characters" are two)
+    last = (
+        rf"{re.escape(words[-1][:-1])}(?:y|ies)"
+        if words[-1].endswith("y")
+        else rf"{re.escape(words[-1])}(?:e?s)?"
+    )
+    head = r"[\s-]+".join([*(re.escape(word) for word in words[:-1]), last])
+    part = rf"\s+{re.escape(slots['part'])}" if slots.get("part") else ""
+    negative = r"\s+not" if slots.get("negative") else ""  # "must not allow" answers another question
+    rule = rf"\b{head}\s+{re.escape(slots['modal'])}{negative}\s+{re.escape(slots['verb'])}{part}\b"
+    return len(re.findall(rule, plain, re.IGNORECASE)) > 1
 
 
 def _fact(passage: Passage, lowercase: frozenset[str], topics: frozenset[str]) -> Fact | None:
@@ -111,7 +145,12 @@ def _fact(passage: Passage, lowercase: frozenset[str], topics: frozenset[str]) -
         return None
     if kind == "subject" and not _names_its_subject(match.subject, topics, phrase=True):
         return None  # "The frontend needs to ...", "the teammate must ...": which one, the asker cannot tell
-    reference = with_continuation(sentence, passage, _CONTINUES)
+    # after an instruction the next instruction goes on with it: "If you decide to go forward with the working
+    # group, announce it widely. Set up a dedicated communication channel ..." (readers failed the reference
+    # that stopped at "announce it widely")
+    reference = with_continuation(
+        sentence, passage, _CONTINUES, opens_with_instruction if _advises(match) else None
+    )
     if match.answer.strip(" .") not in reference:
         return None
     if reference == sentence and (

@@ -16,14 +16,18 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ...kg.graph import KnowledgeGraph, NodeKind
+from ...personas.language import node_language
 from .graph_cache import GraphCache
 
 __all__ = [
     "bare_name",
+    "document_name",
+    "is_document_name",
     "names_anchor",
     "page_name",
     "page_topic",
     "points_elsewhere",
+    "query_name",
     "section_name",
     "versions_of_one",
 ]
@@ -104,14 +108,78 @@ _CODE_NAME = re.compile(r"[A-Za-z][\w.]*(?:_|\(\)|\.[a-z])[\w.()]*")
 def names_anchor(text: str, anchor: str) -> bool:
     """Whether ``text`` already names ``anchor``, a call's parentheses aside: "What exactly is
     import.meta.resolve?" names `import.meta.resolve()` (blind readers failed "... is import.meta.resolve in
-    import.meta.resolve()" as a template's words)."""
+    import.meta.resolve()" as a template's words); a document with or without its article."""
+    if is_document_name(anchor):
+        return _names_document(text, anchor)
     bare = bare_name(anchor)
     return bool(bare) and bare.casefold() in text.casefold()
 
 
+def _names_document(text: str, name: str) -> bool:
+    """Whether ``text`` names the document ``name`` by its own words, its kind aside: "What can paid parental
+    leave be used for?" names "the Paid Parental Leave Policy" (and "... in the Paid Parental Leave Policy"
+    says it twice); "How can remote write requests be sent?" does not name "the Remote-Write 1.0
+    specification", the version being what tells the two apart."""
+    words = set(_WORD.findall(text.casefold().replace("-", " ")))
+    own = re.sub(r"\b(?:polic(?:y|ies)|specification)$", "", bare_name(name).casefold()).replace("-", " ")
+    needed = [word for word in _WORD.findall(own) if word not in _JOINING]
+    return bool(needed) and all(word in words for word in needed)
+
+
+_JOINING = frozenset({"of", "and", "for", "the", "a", "an", "to", "in", "on"})
+_WORD = re.compile(r"\w+(?:\.\w+)*")  # "1.0" is one word
+
+
 def bare_name(api: str) -> str:
-    """An API's name without its call's parentheses: "socket.send()" -> "socket.send"."""
-    return re.sub(r"\(\)$", "", api.strip())
+    """An API's name without its call's parentheses ("socket.send()" -> "socket.send"), a document's
+    without its article ("the Data Management Policy" -> "Data Management Policy")."""
+    name = re.sub(r"\(\)$", "", api.strip())
+    return name[4:] if name.startswith("the ") and is_document_name(name) else name
+
+
+# A title naming a document of rules or a specification ("Sourcegraph Paid Parental Leave Policy", "Prometheus
+# Remote-Write 2.0 specification", "Code of conduct"), or one version of a document ("OpenMetrics 1.0").
+_DOCUMENT_KIND = re.compile(r"\b(?:polic(?:y|ies)|specification|code of conduct)$", re.IGNORECASE)
+_ENDS_IN_VERSION = re.compile(r"\bv?\d+(?:\.\d+)+$")
+_NOTES = re.compile(r"\[[^\]]*\]|\([^)]*\)")  # "[EXPERIMENTAL]", "(LOA)"
+_MAX_DOCUMENT_WORDS = 7
+
+
+def document_name(kg: KnowledgeGraph, chunk: str, scope: str = "") -> str:
+    """The document a page is, as a question names it, when its title names one: "the Paid Parental Leave
+    Policy" (of "Sourcegraph Paid Parental Leave Policy"; the product or company ``scope`` and notes in
+    brackets left out), "the Remote-Write 2.0 specification", "OpenMetrics 1.0"; else "".
+
+    A sentence of a policy or a specification states a rule that holds there: "How can you record your leave
+    and return-to-work dates?" (of the parental leave policy), "How must Protobuf messages be encoded?" (of
+    OpenMetrics 1.0, remote write's Protobuf is another) ask nothing until they say where; blind readers of
+    the handbook and the Prometheus docs failed such questions. English titles of two to seven words, no
+    announcement ("Vite 3.0 is out!") and no overview page."""
+    data = kg.get(chunk)
+    document = data.get("document")
+    if not document or _OVERVIEW.search(data.get("source") or "") or node_language(kg, chunk) != "en":
+        return ""
+    name = " ".join(_NOTES.sub(" ", kg.get(document).get("title") or "").split())
+    if scope and name.casefold().startswith(scope.casefold() + " "):
+        name = name[len(scope) + 1 :]
+    words = name.split()
+    if not 2 <= len(words) <= _MAX_DOCUMENT_WORDS or not re.fullmatch(r"[\w .&/'-]+", name):
+        return ""
+    if not is_document_name(name):
+        return ""
+    return name if _ENDS_IN_VERSION.search(name) else f"the {name}"
+
+
+def query_name(anchor: str) -> str:
+    """An anchor as a search query writes it: an API as it is, a document without its article."""
+    return anchor[4:] if anchor.startswith("the ") and is_document_name(anchor) else anchor
+
+
+def is_document_name(name: str) -> bool:
+    """Whether an anchor names a document (see ``document_name``), not an API or a tool: "I'm using the Data
+    Management Policy" is no situation. A version counts at the end only: "OpenMetrics 2.0 Migration Guide for
+    Client Libraries" in a question read as a pasted title to both its readers."""
+    return bool(_DOCUMENT_KIND.search(name) or _ENDS_IN_VERSION.search(name))
 
 
 # What a version adds to a title: "1.0", "v2", "2.0.1", "[EXPERIMENTAL]", "(draft)".

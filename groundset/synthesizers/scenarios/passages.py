@@ -10,6 +10,7 @@ answer), the heading it sits under and the inline code it contains (a topic chec
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from markdown_it.token import Token
@@ -240,12 +241,17 @@ def is_prose(sentence: str, codes: frozenset[str] = frozenset()) -> bool:
     return code_chars <= _MAX_CODE_SHARE * len(sentence)
 
 
-def with_continuation(sentence: str, passage: Passage, continues: re.Pattern[str]) -> str:
+def with_continuation(
+    sentence: str,
+    passage: Passage,
+    continues: re.Pattern[str],
+    goes_on: Callable[[str], bool] | None = None,
+) -> str:
     """``sentence``, and the passage's next sentence when it goes on with the same answer: it opens with
-    one of the language's ``continues`` words ("It", "For example"; "Dadurch"), is prose, and the two
-    fit in ``MAX_REFERENCE_CHARS``."""
+    one of the language's ``continues`` words ("It", "For example"; "Dadurch") or ``goes_on`` says so (an
+    instruction after an instruction), is prose, and the two fit in ``MAX_REFERENCE_CHARS``."""
     following = passage.following
-    if following and continues.match(following) and is_prose(following):
+    if following and (continues.match(following) or (goes_on and goes_on(following))) and is_prose(following):
         joined = f"{sentence} {following}"
         if len(joined) <= MAX_REFERENCE_CHARS:
             return joined
