@@ -213,7 +213,8 @@ async def aupdate_kg(
     before, old_digest = set(old.graph.nodes), old.content_digest()
     stash = _carry_over(old, new, matches, offline=offline_facts, move=consume)
     if consume:
-        old.graph, old.relations = KnowledgeGraph().graph, KnowledgeGraph().relations
+        emptied = KnowledgeGraph()
+        old.graph, old.relations = emptied.graph, emptied.relations
     chain = _with_hooks(default_transforms(new, llm, embeddings, **options), stash)
     report = await aapply_transforms(
         new, chain, llm=llm, embeddings=embeddings, engine=engine, show_progress=show_progress

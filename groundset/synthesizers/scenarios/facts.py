@@ -78,7 +78,8 @@ def facts_of(
             found.append(fact)
     if german or not found:
         return found
-    return [fact for fact in found if not _ruled_twice(fact, plain_text(markdown))]
+    plain = plain_text(markdown)
+    return [fact for fact in found if not _ruled_twice(fact, plain)]
 
 
 def _advises(match: Match) -> bool:

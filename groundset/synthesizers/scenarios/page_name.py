@@ -121,7 +121,7 @@ def _names_document(text: str, name: str) -> bool:
     says it twice); "How can remote write requests be sent?" does not name "the Remote-Write 1.0
     specification", the version being what tells the two apart."""
     words = set(_WORD.findall(text.casefold().replace("-", " ")))
-    own = re.sub(r"\b(?:polic(?:y|ies)|specification)$", "", bare_name(name).casefold()).replace("-", " ")
+    own = _RULE_KIND.sub("", bare_name(name).casefold()).replace("-", " ")
     needed = [word for word in _WORD.findall(own) if word not in _JOINING]
     return bool(needed) and all(word in words for word in needed)
 
@@ -139,7 +139,9 @@ def bare_name(api: str) -> str:
 
 # A title naming a document of rules or a specification ("Sourcegraph Paid Parental Leave Policy", "Prometheus
 # Remote-Write 2.0 specification", "Code of conduct"), or one version of a document ("OpenMetrics 1.0").
-_DOCUMENT_KIND = re.compile(r"\b(?:polic(?:y|ies)|specification|code of conduct)$", re.IGNORECASE)
+_RULE_KINDS = r"polic(?:y|ies)|specification"  # kinds a question may leave out ("paid parental leave")
+_RULE_KIND = re.compile(rf"\b(?:{_RULE_KINDS})$", re.IGNORECASE)
+_DOCUMENT_KIND = re.compile(rf"\b(?:{_RULE_KINDS}|code of conduct)$", re.IGNORECASE)
 _ENDS_IN_VERSION = re.compile(r"\bv?\d+(?:\.\d+)+$")
 _NOTES = re.compile(r"\[[^\]]*\]|\([^)]*\)")  # "[EXPERIMENTAL]", "(LOA)"
 _MAX_DOCUMENT_WORDS = 7
@@ -172,7 +174,7 @@ def document_name(kg: KnowledgeGraph, chunk: str, scope: str = "") -> str:
 
 def query_name(anchor: str) -> str:
     """An anchor as a search query writes it: an API as it is, a document without its article."""
-    return anchor[4:] if anchor.startswith("the ") and is_document_name(anchor) else anchor
+    return bare_name(anchor) if is_document_name(anchor) else anchor
 
 
 def is_document_name(name: str) -> bool:
