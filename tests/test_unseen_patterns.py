@@ -22,6 +22,7 @@ from groundset.synthesizers.scenarios.answer_patterns import match_sentence
 from groundset.synthesizers.scenarios.fact_index import FactIndex
 from groundset.synthesizers.scenarios.fact_pairs import comparable_pairs
 from groundset.synthesizers.scenarios.facts import facts_of
+from groundset.synthesizers.scenarios.option_facts import option_facts
 from groundset.synthesizers.scenarios.page_name import page_topic, points_elsewhere, section_name
 from groundset.synthesizers.scenarios.passages import passages
 from groundset.text.plaintext import plain_text
@@ -690,3 +691,25 @@ def test_a_twin_apis_section_is_no_distractor(tmp_path):
     found = set(near_misses(kg, asked, "requestListener", ["no such answer"]))
     assert found and not found & by_api["https.createServer()"]
     assert found & (by_api["http.request()"] | by_api["https.get()"])  # other members still serve
+
+
+def test_an_api_property_is_asked_as_a_property_not_an_option():
+    """ "What does the event.timeStamp option do?": the Node.js API reference types a property in braces
+    ("* Type: {number}"), and both readers called "option" a template's slip. A configuration reference's
+    option (a type written bare or as code) stays an option."""
+    node = (
+        "#### `event.timeStamp`\n\n<!-- YAML\nadded: v14.5.0\n-->\n\n* Type: {number}\n\n"
+        "The millisecond timestamp when the `Event` object was created.\n"
+    )
+    (purpose,) = [
+        f
+        for f in option_facts(node, "EventTarget and Event API > `event.timeStamp`")
+        if f.pattern == "purpose"
+    ]
+    questions = {fact_question("single_hop_specific", [purpose], seed=seed) for seed in range(8)}
+    assert all("property" in q and "option" not in q for q in questions), questions
+    vite = "## server.port\n\n- **Type:** `number`\n- **Default:** `5173`\n\nSpecify server port.\n"
+    facts = option_facts(vite, "Server Options > server.port")
+    assert facts and all(
+        "option" in fact_question("single_hop_specific", [f], seed=seed) for f in facts for seed in range(4)
+    )

@@ -78,8 +78,13 @@ def _single_forms(fact: Fact) -> list[str]:
         return [f"What {do} {np} {base_form(how.split()[0])}{' ' + how.split()[1] if ' ' in how else ''}"]
     if pattern == "purpose":
         if how == "option":  # a reference page's option and the paragraph on what it does; "option" says
-            # which "node-gyp" is meant (readers took "What is node-gyp for?" to ask about the tool)
-            return [f"What is the {bare} option for", f"What does the {bare} option do"]
+            # which "node-gyp" is meant (readers took "What is node-gyp for?" to ask about the tool); an API's
+            # property is no option ("the event.timeStamp option": readers called it a template's slip)
+            called = s.get("called", "option")
+            return [
+                f"What is the {bare} {called} for",
+                f"What does the {bare} {called} {'hold' if called == 'property' else 'do'}",
+            ]
         if how == "purpose":
             return [f"What is the purpose of {np}", f"What is {np} for"]
         if how == "does":  # a function a reference page lists with what it does
@@ -95,9 +100,10 @@ def _single_forms(fact: Fact) -> list[str]:
         return [f"What {do} {np} {how} {who} to do", f"What {do} {np} {how}"]
     if pattern == "default":
         if form == "option":
+            called = s.get("called", "option")
             return [
-                f"What does the {bare} option default to",
-                f"What is the default value of the {bare} option",
+                f"What does the {bare} {called} default to",
+                f"What is the default value of the {bare} {called}",
             ]
         if form == "entry":  # a listed name whose kind the page does not say: no "option"
             return [f"What does {bare} default to", f"What is the default value of {bare}"]
@@ -370,7 +376,7 @@ def web_query(facts: list[Fact], rng: random.Random, *, compare: bool = False) -
     pattern, how = fact.pattern, s.get("how", "")
     options = {
         "definition": [f"what is {bare}", f"{bare} meaning", f"{bare} definition"],
-        "purpose": [f"{bare} option", f"what is {bare} for"] if how == "option"
+        "purpose": [f"{bare} {s.get('called', 'option')}", f"what is {bare} for"] if how == "option"
                    # a person is responsible, not used ("new hire use case": blind readers called it garbled)
                    else [f"{bare} responsibilities", f"what {_agree(fact)['be']} {bare} responsible for"]
                    if how == "responsible"

@@ -36,6 +36,9 @@ DEFAULT_LABELS = frozenset(
 # Any of these labels in the list under a heading shows the heading names an option.
 _OPTION_LABELS = DEFAULT_LABELS | {"type", "typ", "tipo", "types", "env", "environment variable", "cli"}
 _LABEL = re.compile(r"^\s*(?P<label>[^:`]{2,30}?)\s*:\s+(?P<value>\S.*)$")
+# A type written in braces ("* Type: {number}"): an API reference's property (Node.js's `event.timeStamp`),
+# which a question calls a property; a configuration reference writes its option's type bare or as code.
+_BRACED_TYPE = re.compile(r"^\{[^{}]+\}")
 # An option's name: one token with a dot, underscore, hyphen, slash or inner capital ("server.port",
 # "_auth", "save-exact", "cacheDir"), or one lower-case word ("audit"); not a title word ("Plugins").
 _OPTION_NAME = re.compile(r"^(?:(?=.*(?:[._/@$-]|[a-z][A-Z]))[A-Za-z_@$-][\w$@/.*-]*|[a-z]{2,})$")
@@ -54,7 +57,7 @@ def option_facts(markdown: str, section: str = "", lang: str = "en") -> list[Fac
     section path, whose last heading is the option when the chunk starts below it)."""
     found: list[Fact] = []
     heading = section.split(" > ")[-1].strip()
-    labelled = described = False
+    labelled = described = member = False
     default: Fact | None = None  # waits for the paragraph that says what the option does
 
     def settle(purpose: Fact | None = None) -> None:
@@ -62,7 +65,9 @@ def option_facts(markdown: str, section: str = "", lang: str = "en") -> list[Fac
         nonlocal default
         if default is not None:
             said = f" {purpose.reference.split(': ', 1)[1]}" if purpose else ""
-            slots = {**default.slots, "described": "yes"} if purpose else default.slots
+            slots = {**default.slots, "described": "yes"} if purpose else dict(default.slots)
+            if member:
+                slots["called"] = "property"
             found.append(
                 default.model_copy(update={"reference": f"{default.reference}.{said}", "slots": slots})
             )
@@ -76,7 +81,7 @@ def option_facts(markdown: str, section: str = "", lang: str = "en") -> list[Fac
         text = " ".join("".join(t for t, _ in inline_segments(token)).split())
         if opening.type == "heading_open":
             settle()
-            heading, labelled, described = text.strip(), False, False
+            heading, labelled, described, member = text.strip(), False, False, False
             continue
         name = heading if _OPTION_NAME.match(heading) else ""
         if not name:
@@ -84,12 +89,15 @@ def option_facts(markdown: str, section: str = "", lang: str = "en") -> list[Fac
         if in_list_item(tokens, index):
             if (m := _LABEL.match(text)) and m["label"].casefold() in _OPTION_LABELS:
                 labelled = True
+                member = member or (m["label"].casefold() == "type" and bool(_BRACED_TYPE.match(m["value"])))
                 if m["label"].casefold() in DEFAULT_LABELS and (fact := _default(name, m, lang)):
                     default = fact
             continue
         if labelled and not described and opening.type == "paragraph_open":
             described = True  # only the paragraph right after the labelled values says what it is for
             purpose = _purpose(name, text, lang)
+            if purpose is not None and member:
+                purpose.slots["called"] = "property"
             settle(purpose)
             if purpose is not None:
                 found.append(purpose)
