@@ -713,3 +713,16 @@ def test_an_api_property_is_asked_as_a_property_not_an_option():
     assert facts and all(
         "option" in fact_question("single_hop_specific", [f], seed=seed) for f in facts for seed in range(4)
     )
+
+
+def test_means_after_a_verb_is_a_noun_not_a_definition():
+    """ "The serialization API provides means of serializing JavaScript values ..." (Node.js's v8 page) read
+    as "<the serialization API provides> means <...>": "What does the serialization API provides mean?",
+    which both readers failed as a template's garble."""
+    sentence = (
+        "The serialization API provides means of serializing JavaScript values in a way that is compatible "
+        "with the HTML structured clone algorithm."
+    )
+    assert match_sentence(sentence) is None
+    defined = match_sentence("Staleness means that a series is no longer exported.")
+    assert defined is not None and defined.pattern == "definition" and defined.subject == "Staleness"

@@ -300,8 +300,18 @@ def _find_definition(text: str) -> Match | None:
         plural = how in ("refer to", "mean", "are defined as", "represent", "describe")
         if plural and how != "are defined as" and not _plural_subject(m["subj"]):
             return None  # "The geometric mean for ...": a noun, not the verb
+        if how in ("means", "mean") and _TAKES_MEANS.search(m["subj"]):
+            return None  # "The serialization API provides means of serializing ...": "means" is the noun
         return Match("definition", m["subj"], m["answer"], plural, {"how": how})
     return None
+
+
+# A verb whose object "means" is ("provides means of", "offers the means to"): what stands before "means" is
+# then no subject (Node.js's "What does the serialization API provides mean?").
+_TAKES_MEANS = re.compile(
+    r"\b(?:provides?|offers?|gives?|has|have|includes?|needs?|requires?|lacks?|finds?|is|are|by)$",
+    re.IGNORECASE,
+)
 
 
 def _weak_genus(answer: str) -> bool:
