@@ -83,11 +83,17 @@ def _joined_text(segments: Sequence[Segment]) -> list[Segment]:
     """Runs of text segments as one: a line break splits them, and a link's text may wrap ("[prepare that
     object][contextified]" on the Node.js vm page kept its brackets)."""
     out: list[Segment] = []
+    run: list[str] = []  # joined once: a one-line page of two million characters is hundreds of slices
     for text, code in segments:
-        if out and not code and not out[-1][1]:
-            out[-1] = (out[-1][0] + text, False)
-        else:
-            out.append((text, code))
+        if not code:
+            run.append(text)
+            continue
+        if run:
+            out.append(("".join(run), False))
+            run = []
+        out.append((text, code))
+    if run:
+        out.append(("".join(run), False))
     return out
 
 

@@ -61,6 +61,11 @@ def single_question(fact: Fact, rng: random.Random) -> str:
     return _finish(rng.choice(forms))
 
 
+def _called(slots: dict[str, str]) -> str:
+    """What a reference page's setting is called: an option, or an API's property (``option_facts``)."""
+    return slots.get("called", "option")
+
+
 def shortest_question(fact: Fact) -> str:
     return _finish(min(_single_forms(fact), key=lambda text: len(text.split())))
 
@@ -80,7 +85,7 @@ def _single_forms(fact: Fact) -> list[str]:
         if how == "option":  # a reference page's option and the paragraph on what it does; "option" says
             # which "node-gyp" is meant (readers took "What is node-gyp for?" to ask about the tool); an API's
             # property is no option ("the event.timeStamp option": readers called it a template's slip)
-            called = s.get("called", "option")
+            called = _called(s)
             return [
                 f"What is the {bare} {called} for",
                 f"What does the {bare} {called} {'hold' if called == 'property' else 'do'}",
@@ -100,7 +105,7 @@ def _single_forms(fact: Fact) -> list[str]:
         return [f"What {do} {np} {how} {who} to do", f"What {do} {np} {how}"]
     if pattern == "default":
         if form == "option":
-            called = s.get("called", "option")
+            called = _called(s)
             return [
                 f"What does the {bare} {called} default to",
                 f"What is the default value of the {bare} {called}",
@@ -376,7 +381,7 @@ def web_query(facts: list[Fact], rng: random.Random, *, compare: bool = False) -
     pattern, how = fact.pattern, s.get("how", "")
     options = {
         "definition": [f"what is {bare}", f"{bare} meaning", f"{bare} definition"],
-        "purpose": [f"{bare} {s.get('called', 'option')}", f"what is {bare} for"] if how == "option"
+        "purpose": [f"{bare} {_called(s)}", f"what is {bare} for"] if how == "option"
                    # a person is responsible, not used ("new hire use case": blind readers called it garbled)
                    else [f"{bare} responsibilities", f"what {_agree(fact)['be']} {bare} responsible for"]
                    if how == "responsible"
