@@ -30,6 +30,7 @@ from groundset.text.plaintext import plain_text
 from .corpora import PROMETHEUS_DOCS, SHARED
 
 REQUESTS_QUICKSTART = SHARED / "requests-docs" / "docs" / "user" / "quickstart.rst"
+NATIVE_HISTOGRAMS = PROMETHEUS_DOCS / "specs" / "native_histograms.md"
 
 CTEST_CONFIGURE = """\
 ctest_configure
@@ -63,6 +64,68 @@ def test_a_sphinx_role_is_no_part_of_the_text_it_marks():
     assert ":class:" not in plain_text(line) and "~" not in plain_text(line)
     assert plain_text("see :ref:`the API guide <api-guide>` first") == "see the API guide first"
     assert plain_text("a key: `value` pair") == "a key: value pair"  # a colon that opens no role stays
+
+
+# pip's documentation (MIT licence), topics/caching.md and reference/build-system: MyST Markdown roles.
+PIP_CACHE = (
+    "The {ref}`pip cache` command can be used to manage pip's cache.\n\n"
+    "If {pep}`517`'s `prepare_metadata_for_build_wheel` hook is provided by the build backend, that will be "
+    "used to generate the packages' metadata."
+)
+
+
+def test_a_myst_role_is_no_part_of_the_text_it_marks():
+    """ "{ref}`pip cache`" reached facts as "{ref}pip cache"; a PEP reads as its name, as the page shows it."""
+    text = plain_text(PIP_CACHE)
+    assert "{" not in text and "The pip cache command can be used" in text and "If PEP 517's" in text
+    assert plain_text(":pep:`440` and {py:class}`~pip.Finder`") == "PEP 440 and Finder"
+    assert plain_text("a set {a} `b`") == "a set {a} b"  # braces apart from the code are no role
+    purposes = [f for f in facts_of(PIP_CACHE) if f.pattern == "purpose"]
+    assert [f.focus for f in purposes] == ["pip cache command"]
+
+
+# pip's documentation (MIT licence): user_guide.rst, topics/repeatable-installs.md and
+# development/architecture/package-finding.rst, where blind readers failed the facts these sentences gave.
+PIP_POINTERS = """\
+If ``SomeDependency`` was previously a top-level requirement in your
+requirements file, then **replace** that line with the new line. If
+``SomeDependency`` is a sub-dependency, then **add** the new line.
+
+The ``LinkCollector`` class is responsible for both the previous step
+and fetching the HTML over the network.
+"""
+PIP_BY_ANOTHER = """\
+Constraints files are used for exactly the same reason as requirements files
+when you don't know exactly what things you want to install.
+
+Hash-checking mode is a labour-saving alternative to running a private index
+server containing approved packages: it removes the need to upload packages,
+maintain ACLs, and keep an audit trail.
+
+{ref}`pip wheel` can be used to generate and package all of a project's
+dependencies into a single directory that can be converted into a single archive. This archive then allows
+installation when index servers are unavailable and avoids time-consuming recompilation.
+"""
+
+
+def test_no_fact_points_at_the_page_around_it_or_at_an_example_name():
+    """ "the previous step", "that line", "the new line" and "SomeDependency" mean nothing to the reader of a
+    test set; "the previous float value" (Prometheus) is a thing, not text, and stays."""
+    assert facts_of(PIP_POINTERS) == []
+    assert facts_of("Requirements files are used to override a dependency with a local patch.")  # still a fact
+    lines = NATIVE_HISTOGRAMS.read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("- _varbit-xor_"))
+    item = "\n".join(lines[start : start + 4])
+    varbit = next(f for f in facts_of(item) if f.focus == "varbit-xor")
+    assert "the previous float value" in varbit.reference
+
+
+def test_a_definition_by_another_thing_or_a_subject_cut_at_its_adverb_is_no_fact():
+    assert facts_of(PIP_BY_ANOTHER) == []
+    # without what cut it, each of them is a fact: the rules remove these, not every such sentence
+    assert facts_of("Constraints files are used to control which version of a requirement is installed.")
+    assert facts_of("Hash-checking mode is a mode in which pip checks downloaded packages against their hashes.")
+    assert facts_of("A wheelhouse archive allows installation when index servers are unavailable.")
 
 
 def test_an_instruction_under_a_definition_list_term_names_the_term():

@@ -49,9 +49,13 @@ def plain_text(markdown: str, *, code_spans: bool = False) -> str:
 _RST_REFERENCE = re.compile(r"(?<![\w`])([A-Za-z][\w.+-]*[A-Za-z0-9])__?(?=[\s.,;:!?)\]'\"]|$)")
 _RST_AFTER_CODE = re.compile(r"^__?(?=[\s.,;:!?)\]'\"]|$)")
 _RST_EXPLICIT = re.compile(r"^\.\.\s+(?:_[^:]*:|\w[\w:-]*::|\|[^|]+\||\[[^\]]+\])")
-# A Sphinx role before its backquoted text (":command:`file`", ":py:class:`~requests.Response`"): markdown-it
-# reads the role as text and the rest as code, so ":command:file" reached questions.
-_RST_ROLE = re.compile(r"(?:(?<=\s)|^):[A-Za-z][\w+-]*(?::[\w+-]+)?:$")
+# A Sphinx role before its backquoted text (":command:`file`", ":py:class:`~requests.Response`", and in MyST
+# Markdown "{ref}`pip wheel`"): markdown-it reads the role as text and the rest as code, so ":command:file"
+# and "{ref}pip wheel" (pip's docs) reached questions.
+_RST_ROLE = re.compile(
+    r"(?:(?<=[\s(])|^)(?::(?P<rst>[A-Za-z][\w+-]*(?::[\w+-]+)?):|\{(?P<myst>[A-Za-z][\w+-]*(?::[\w+-]+)?)\})$"
+)
+_NUMBERED_ROLES = {"pep": "PEP", "rfc": "RFC"}  # ":pep:`517`" shows "PEP 517"
 # A Markdown reference link whose definition is in another chunk, or nowhere ("[metadata][git-node-meta]"):
 # markdown-it leaves it as text, and it reached references word for word ("a[0][1]" is an index).
 _UNRESOLVED_LINK = re.compile(r"(?<![\w\]])\[([^\[\]\n]*[A-Za-z][^\[\]\n]*)\]\[[^\[\]\n]*\]")
@@ -73,7 +77,7 @@ def without_rest_markup(segments: Sequence[Segment]) -> list[Segment]:
                 text = _UNRESOLVED_LINK.sub(r"\1", text)
         elif out and not out[-1][1] and (role := _RST_ROLE.search(out[-1][0])):
             out[-1] = (out[-1][0][: role.start()], False)
-            text = _role_text(text)
+            text = _role_text(text, role["rst"] or role["myst"])
         out.append((text, code))
         after_code = code
     return _unbracketed_code_links(out) if any("][" in text for text, code in out if not code) else out
@@ -122,10 +126,13 @@ def _unbracketed_code_links(segments: list[Segment]) -> list[Segment]:
     return out
 
 
-def _role_text(text: str) -> str:
-    """What a role shows: its title without the target, a "~" path by its last part, no "!"."""
+def _role_text(text: str, role: str = "") -> str:
+    """What a role shows: its title without the target, a "~" path by its last part, no "!", and a PEP or
+    RFC by its name ("PEP 517")."""
     shown = _ROLE_TARGET.match(text)
     text = shown["shown"] if shown else text.lstrip("!")
+    if role.lower() in _NUMBERED_ROLES and text.isdigit():
+        return f"{_NUMBERED_ROLES[role.lower()]} {text}"
     return text[1:].rsplit(".", 1)[-1] if text.startswith("~") else text
 
 

@@ -92,8 +92,10 @@ def _single_forms(fact: Fact) -> list[str]:
             ]
         if how == "purpose":
             return [f"What is the purpose of {np}", f"What is {np} for"]
-        if how == "does":  # a function a reference page lists with what it does
-            return [f"What does {bare} do"]
+        if how == "does":  # a function a reference page lists with what it does ("the X method": its article)
+            return [f"What does {np} do"]
+        if how == "return":  # an API's summary sentence: "The process.pid property returns the PID ..."
+            return [f"What does {np} return"]
         if how == "used" and s.get("modal"):
             return [f"What can {np} be used for"]
         if how in ("used", "designed", "meant", "intended", "responsible"):
@@ -297,6 +299,7 @@ def follow_up(fact: Fact, plural: bool | None = None, about: str = "") -> str:
             f"what is {poss} purpose" if how in ("purpose", "option")
             else f"what can {p} be used for" if how == "used" and s.get("modal")
             else f"what {be} {p} {how} for" if how in ("used", "designed", "meant", "intended", "responsible")
+            else f"what {do} {p} {'do' if how == 'does' else how}" if how in ("does", "return")
             else f"what {do} {p} {how} {s.get('who') or 'you'}{'' if how in ('let', 'help') else ' to'} do"
         ),
         "default": lambda: f"what {do} {p} default to" if form == "verb" else f"what is {poss} default",

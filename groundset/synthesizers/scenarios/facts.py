@@ -124,6 +124,8 @@ def _fact(passage: Passage, lowercase: frozenset[str], topics: frozenset[str]) -
         match = match_sentence(joined) if joined else None
         sentence = f"{passage.label}: {sentence}"  # as the list item reads
     if match is None:
+        match = _code_summary(passage, sentence)
+    if match is None:
         return None
     if passage.term and passage.label and not labelled and _instructs_without(passage.label, sentence, match):
         if by_term := _by_the_term(passage.label, sentence):
@@ -138,6 +140,8 @@ def _fact(passage: Passage, lowercase: frozenset[str], topics: frozenset[str]) -
     kind = _topic_kind(match)
     if not worth_asking(focus, kind, passage.codes):
         return None
+    if _EXAMPLE_NAME.search(match.subject) or (kind == "subject" and _TRAILING_ADVERB.search(focus)):
+        return None  # "if SomeDependency is a sub-dependency", "The archive then allows ..." (pip's docs)
     if kind == "subject" and not article and _is_title_word(focus, lowercase):
         return None  # "Future is the inaugural talk", "Written refers to": a heading word, not a subject
     if kind == "cause" and not (
@@ -152,8 +156,12 @@ def _fact(passage: Passage, lowercase: frozenset[str], topics: frozenset[str]) -
     reference = with_continuation(
         sentence, passage, _CONTINUES, opens_with_instruction if _advises(match) else None
     )
-    if match.answer.strip(" .") not in reference:
+    if match.answer.strip(" .") not in reference or _POINTS_AROUND.search(reference):
         return None
+    if match.pattern in ("definition", "purpose") and (
+        _SAME_AS_ANOTHER.search(match.answer) or _ALTERNATIVE.match(match.answer)
+    ):
+        return None  # "used for exactly the same reason as requirements files", "a labour-saving alternative to"
     if reference == sentence and (
         _too_thin(match)
         or _spells_out(focus, match)
@@ -195,11 +203,72 @@ _EVALUATES = re.compile(
     r"(?:a|an|the) (?:\w+ )?(?:limitation|problem|issue|concern|drawback|bottleneck)\b)",
     re.IGNORECASE,
 )
+# A reference that points at the page around it: "responsible for both the previous step and fetching the
+# HTML", "replace that line with the new line" (pip's docs; blind readers failed both): the reader of a test
+# set does not see what it points at. Not "the previous float value", "the previous call": things, not text.
+_POINTS_AROUND = re.compile(
+    r"\b(?:the|this|that|these|those)\s+(?:previous|preceding|above|aforementioned|earlier|following|next|new)\s+"
+    r"(?:steps?|sections?|paragraphs?|examples?|pages?|chapters?|lines?|listings?|snippets?)\b"
+    r"|\b(?:this|that)\s+line\b",
+    re.IGNORECASE,
+)
+# A definition or purpose by another thing's: "Constraints files are used for exactly the same reason as
+# requirements files"; "Hash-checking mode is a labour-saving alternative to running a private index server",
+# "asynchronous-thread-safe-function-calls are an alternative for many use cases": neither says what it is
+# or does (blind readers failed the first two: what constraints files control, that hashes are checked).
+_SAME_AS_ANOTHER = re.compile(
+    r"\b(?:the same|similar)\s+(?:reasons?|purposes?|ways?|roles?|jobs?)\s+(?:as|to)\b", re.IGNORECASE
+)
+_ALTERNATIVE = re.compile(
+    r"^(?:a|an|the)\s+(?:[\w-]+\s+){0,2}(?:alternative|replacement|substitute)\s+(?:to|for)\b", re.IGNORECASE
+)
+# A name the page made up for its example ("SomeDependency", "SomePackage"): the question depends on it.
+_EXAMPLE_NAME = re.compile(r"\b(?:Some|Foo|Bar)[A-Z][a-z]\w*")
+# A subject cut before its verb with the sentence's adverb ("This archive then allows ..." -> "The archive
+# then"; "Understand employees only need to ..."): a garbled subject.
+_TRAILING_ADVERB = re.compile(
+    r"\s(?:then|also|now|thus|still|therefore|first|usually|simply|just|often|only|again)$", re.IGNORECASE
+)
 # "the behavior depends on whether it has been defined to be an INHERITED property": what it depends on is
 # no answer; what happens in each case is (in the sentences after it).
 _DEPENDS = re.compile(r"\bdepends? (?:on|upon)\b|\bvar(?:y|ies) (?:with|by|depending)\b", re.IGNORECASE)
 _ALSO = re.compile(r"\b(?:can|could|may)\s+also\b", re.IGNORECASE)
 _FIRST_STEP = re.compile(r"(?:first(?:ly)?|start by|begin by|before anything else)\b", re.IGNORECASE)
+
+
+# The sentence that opens an API reference's section on what its subject does: "The `path.join()` method joins
+# all given path segments together ..." under "path.join([...paths])" (Node.js), "The `LinkCollector` class
+# is ..." (pip). No other pattern reads a verb of its own; asked "What does the path.join() method do?".
+_CODE_DOES = re.compile(
+    r"^(?P<subject>(?P<article>The |An? )?(?P<code>[^\s,;:]+)(?P<kind> (?:method|function|class|module|property|"
+    r"event|hook|command|flag|option|setting|attribute|field|parameter|package|decorator|constructor|callback|"
+    r"type))?) "
+    r"(?P<answer>(?P<verb>[a-z]{3,}s) .{8,})$"
+)
+_NOT_DOING = word_set(
+    """
+    does has was means refers represents describes denotes stands allows lets enables helps defaults
+    needs seems appears looks belongs exists happens applies works acts lives comes goes
+    """
+)
+_CODE_NAME = re.compile(r"[\w$][\w.$:#-]*")
+
+
+def _code_summary(passage: Passage, sentence: str) -> Match | None:
+    """What a code subject does, from the first sentence of a paragraph under the heading that names it."""
+    m = _CODE_DOES.match(sentence.rstrip("."))
+    if m is None or passage.previous or m["code"] not in passage.codes:
+        return None
+    verb = m["verb"]
+    if verb in _NOT_DOING or verb.endswith("ss"):
+        return None
+    name = _CODE_NAME.match(m["code"])
+    if name is None or len(name.group(0)) < 3 or name.group(0).lower() not in passage.heading.lower():
+        return None
+    subject = m["subject"] if m["kind"] else m["code"]  # "the path.join() method", "timeOrigin"
+    if verb == "returns":  # "What does the process.pid property return?": a value, no doing
+        return Match("purpose", subject, m["answer"][len(verb) + 1 :], False, {"how": "return"})
+    return Match("purpose", subject, m["answer"], False, {"how": "does"})
 
 
 def _spells_out(focus: str, match: Match) -> bool:
