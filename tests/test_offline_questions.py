@@ -200,7 +200,6 @@ def test_every_kind_style_and_length(kind: str, style: str) -> None:
     assert words(sized["short"]) <= words(sized["medium"]) <= words(sized["long"])
     if style in ("perfect_grammar", "misspelled"):
         assert words(sized["long"]) >= words(sized["medium"]) and not sized["long"].startswith("As ")
-        assert words(sized["medium"]) > words(sized["short"])
 
 
 def test_seeds_pick_different_templates_and_evidence_picks_the_family() -> None:

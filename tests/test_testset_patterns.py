@@ -589,6 +589,20 @@ def test_what_the_product_is_for_is_asked_only_from_the_page_that_defines_it():
     assert not [f for f in purposes if "Transport Adapters" in f.reference], purposes
 
 
+def test_a_medium_question_without_a_scope_has_no_stock_clause():
+    """ "What do editable installs allow, as the docs describe it?" (pip's docs, no product name found):
+    readers called the clause filler; a medium question names the product, or is the question as it is."""
+    assert (
+        size_question("What do editable installs allow?", "medium", seed=4)
+        == "What do editable installs allow?"
+    )
+    assert (
+        size_question("What is a target?", "medium", seed=4, scope="Prometheus")
+        == "What is a target in Prometheus?"
+    )
+    assert re.search(r", (?:according to|as) the docs", size_question("What is a target?", "long", seed=4))
+
+
 def test_a_long_question_has_no_persona_lead_nor_stock_purpose():
     """ "As an operator, I keep getting this slightly wrong and would like a clear answer. What is Nagios?",
     "As an analyst, what happens when you import Query?": blind readers on four corpora kept 3 of 13 long

@@ -75,7 +75,7 @@ PIP_CACHE = (
 
 
 def test_a_myst_role_is_no_part_of_the_text_it_marks():
-    """ "{ref}`pip cache`" reached facts as "{ref}pip cache"; a PEP reads as its name, as the page shows it."""
+    """ "{ref}`pip cache`" reached facts as "{ref}pip cache"; a PEP reads as its name, as pages show it."""
     text = plain_text(PIP_CACHE)
     assert "{" not in text and "The pip cache command can be used" in text and "If PEP 517's" in text
     assert plain_text(":pep:`440` and {py:class}`~pip.Finder`") == "PEP 440 and Finder"
@@ -112,7 +112,9 @@ def test_no_fact_points_at_the_page_around_it_or_at_an_example_name():
     """ "the previous step", "that line", "the new line" and "SomeDependency" mean nothing to the reader of a
     test set; "the previous float value" (Prometheus) is a thing, not text, and stays."""
     assert facts_of(PIP_POINTERS) == []
-    assert facts_of("Requirements files are used to override a dependency with a local patch.")  # still a fact
+    assert facts_of(
+        "Requirements files are used to override a dependency with a local patch."
+    )  # still a fact
     lines = NATIVE_HISTOGRAMS.read_text(encoding="utf-8").splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("- _varbit-xor_"))
     item = "\n".join(lines[start : start + 4])
@@ -124,7 +126,9 @@ def test_a_definition_by_another_thing_or_a_subject_cut_at_its_adverb_is_no_fact
     assert facts_of(PIP_BY_ANOTHER) == []
     # without what cut it, each of them is a fact: the rules remove these, not every such sentence
     assert facts_of("Constraints files are used to control which version of a requirement is installed.")
-    assert facts_of("Hash-checking mode is a mode in which pip checks downloaded packages against their hashes.")
+    assert facts_of(
+        "Hash-checking mode is a mode in which pip checks downloaded packages against their hashes."
+    )
     assert facts_of("A wheelhouse archive allows installation when index servers are unavailable.")
 
 
@@ -789,3 +793,44 @@ def test_means_after_a_verb_is_a_noun_not_a_definition():
     assert match_sentence(sentence) is None
     defined = match_sentence("Staleness means that a series is no longer exported.")
     assert defined is not None and defined.pattern == "definition" and defined.subject == "Staleness"
+
+
+# --- step 14: what blind readers failed on FastAPI's and pip's docs ------------------------------------------
+FASTAPI_DOCS = SHARED / "fastapi-tutorial" / "docs"
+
+
+def test_a_page_topic_is_no_anchor_of_a_subject_that_names_itself(tmp_path):
+    """ "What exactly is request.state in SQL?" (the SQL databases page's topic): a name needs no topic, and
+    readers failed it as a section title's leak; a generic subject keeps its page's ("origin", of CORS)."""
+    import numpy as np
+
+    from groundset.personas import Persona
+    from groundset.synthesizers.kinds.single_hop import SingleHopSpecificQuerySynthesizer
+    from groundset.synthesizers.scenarios.page_name import names_itself
+    from groundset.synthesizers.scenarios.scenario import PersonaPool
+
+    for page in ("sql-databases.md", "cors.md", "metadata.md"):
+        (tmp_path / page).write_text((FASTAPI_DOCS / page).read_text(encoding="utf-8"), encoding="utf-8")
+    kg = build_knowledge_graph(tmp_path, engine=CallEngine(cache=False)).kg
+    pool = PersonaPool([Persona(name="Developer", role_description="Builds APIs.")], np.zeros((1, 0), np.float32))
+    synth = SingleHopSpecificQuerySynthesizer("offline")
+    anchors = {s.facts[0].focus: s.anchor for s in synth.scenarios(kg, 40, pool, random.Random(0))}
+    assert anchors["request.state"] == "" and anchors["origin"] == "CORS"
+    assert all(names_itself(name) for name in ("request.state", "LinkCollector class", "OAuth2 with scopes"))
+    assert not names_itself("hardware support for VMM") and not names_itself("origin")
+
+
+def test_an_entry_described_by_its_own_name_and_a_code_subject_that_only_has_something_give_no_fact():
+    """ "version: The version of the API." (FastAPI's metadata table) asked "version option meaning"; "The
+    RequestValidationError contains the body it received with invalid data." says what it holds, not what
+    it does (readers failed both); "The path.join() method joins ..." opens its section and is asked."""
+    table = (FASTAPI_DOCS / "metadata.md").read_text(encoding="utf-8")
+    described = {f.focus for f in option_facts(table, "Metadata for API")}
+    assert "version" not in described and "summary" not in described and "terms_of_service" in described
+    contains = "## Use the `RequestValidationError` body\n\nThe `RequestValidationError` contains the body it received."
+    assert facts_of(contains) == []
+    joins = "## `path.join([...paths])`\n\nThe `path.join()` method joins all given path segments together."
+    (fact,) = facts_of(joins)
+    assert fact.slots["how"] == "does" and fact_question("single_hop_specific", [fact], length="short") == (
+        "What does the path.join() method do?"
+    )

@@ -20,7 +20,14 @@ from .questions.answer_first import answer_slots
 from .questions.prompts import QueryInput, QueryPrompt, evidence_groups, task_text
 from .scenarios.fact_index import FactIndex
 from .scenarios.facts import Fact
-from .scenarios.page_name import document_name, page_name, page_topic, points_elsewhere, section_name
+from .scenarios.page_name import (
+    document_name,
+    names_itself,
+    page_name,
+    page_topic,
+    points_elsewhere,
+    section_name,
+)
 from .scenarios.scenario import PersonaPool, QueryMix, Scenario, prompt_fields
 
 # (chunk ids, terms, facts): the first term is what the question is about; the facts (answer-first
@@ -75,7 +82,7 @@ class Synthesizer(ABC):
     ) -> list[Scenario]:
         """Up to ``n`` scenarios whose term is found in every one of their chunks."""
         found: list[Scenario] = []
-        names: dict[str, str] = {}  # page names by document, each read once
+        names: dict[str, tuple[str, bool]] = {}  # page names by document, each read once (name, a topic)
         index = FactIndex.of(kg)
         scope = index.scope if self.writes_with_model else index.question_scope  # a model sees what it is
         for nodes, terms, facts in self.groundings(kg, rng):
@@ -91,16 +98,20 @@ class Synthesizer(ABC):
             if not self.writes_with_model and one_page and facts:
                 document = kg.get(nodes[0]).get("document") or ""
                 if document not in names:
-                    names[document] = (
-                        page_name(kg, nodes[0])
-                        or document_name(kg, nodes[0], index.scope)
-                        or page_topic(kg, nodes[0], index.scope, index.lowercase)
-                    )
+                    named = page_name(kg, nodes[0]) or document_name(kg, nodes[0], index.scope)
+                    topic = "" if named else page_topic(kg, nodes[0], index.scope, index.lowercase)
+                    names[document] = (named or topic, bool(topic))
                 # the API of its section (of every context's: two sections' facts are not one API's), else
                 # its page's
                 sections = {section_name(kg, node) for node in nodes}
-                name = sections.pop() if len(sections) == 1 and "" not in sections else names[document]
-                if not any(f.pattern == "procedure" and points_elsewhere(f.answer, name) for f in facts):
+                one_section = len(sections) == 1 and "" not in sections
+                name, topical = (sections.pop(), False) if one_section else names[document]
+                # a page's topic says what a generic subject is about ("hardware support for VMM", of CANN),
+                # but a name is its own: "What exactly is request.state in SQL?", "What is the LinkCollector
+                # class in PackageFinder?" (FastAPI, pip; readers failed both as a section title's leak)
+                if topical and any(names_itself(f.focus) for f in facts):
+                    name = ""
+                if name and not any(f.pattern == "procedure" and points_elsewhere(f.answer, name) for f in facts):
                     scenario.anchor = name  # used where the question does not name it
             found.append(scenario)
         return found

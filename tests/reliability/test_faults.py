@@ -148,7 +148,9 @@ def test_a_fault_on_every_attempt_fails_the_call_naming_its_cause_and_caches_not
     request once timed out at 1 s before the server read it, and the server counted one request, not two."""
     with mockllm(fault_rate=1.0, kinds=kind, slow_ms=3000) as llm:
         timeout = 1.0 if kind == "slow" else 60.0
-        engine = CallEngine(cache=tmp_path / "cache", retry=RetryPolicy(max_retries=1, **FAST), timeout=timeout)
+        engine = CallEngine(
+            cache=tmp_path / "cache", retry=RetryPolicy(max_retries=1, **FAST), timeout=timeout
+        )
         with pytest.raises((ModelCallError, PromptOutputError)) as caught:
             JudgePrompt().run_sync(llm.chat(), Passage(text="always failing"), engine=engine)
         assert "test.judge" in str(caught.value) and CAUSES[kind] in str(caught.value)

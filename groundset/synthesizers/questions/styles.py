@@ -190,9 +190,9 @@ _OTHER_NAME = re.compile(r"(?<=\w )(?!I\b)[A-Z][a-z]+[A-Z]\w*|(?<=\w )(?!I\b)[A-
 
 
 def size_question(core: str, length: str, *, seed: int = 0, scope: str = "", api: bool = False) -> str:
-    """short: ``core`` as is; medium: scoped to the product (``scope``, e.g. "Prometheus") or with a short
-    clause; long: both. ``api``: ``scope`` is the API the question's sentence documents, said after any
-    other name ("What happens if msg is a String in socket.send()?").
+    """short: ``core`` as is; medium: scoped to the product (``scope``, e.g. "Prometheus"), else as is;
+    long: scoped and with a short clause. ``api``: ``scope`` is the API the question's sentence documents,
+    said after any other name ("What happens if msg is a String in socket.send()?").
 
     No persona lead-in ("As an analyst, ..."): blind readers on four corpora kept 3 of 13 long questions
     that had one, against 28 of 45 medium ones, calling it a template's words; nor a stock purpose
@@ -213,7 +213,9 @@ def size_question(core: str, length: str, *, seed: int = 0, scope: str = "", api
     if length == "medium":
         if scoped:
             return f"In {scope}, {_lower_first(core)}" if ends_open else f"{body} in {scope}?"
-        return body + clause + "?"
+        # no stock clause: blind readers on five corpora called ", as the docs describe it" filler (one said a
+        # stricter reader would fail the 5 of 23 pip questions that had it); a long question keeps one
+        return core
     if scoped:
         body = f"In {scope}, {_lower_first(body)}" if ends_open else f"{body} in {scope}"
     return body + clause + "?"

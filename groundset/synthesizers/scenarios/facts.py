@@ -161,7 +161,9 @@ def _fact(passage: Passage, lowercase: frozenset[str], topics: frozenset[str]) -
     if match.pattern in ("definition", "purpose") and (
         _SAME_AS_ANOTHER.search(match.answer) or _ALTERNATIVE.match(match.answer)
     ):
-        return None  # "used for exactly the same reason as requirements files", "a labour-saving alternative to"
+        return (
+            None  # "used for exactly the same reason as requirements files", "a labour-saving alternative to"
+        )
     if reference == sentence and (
         _too_thin(match)
         or _spells_out(focus, match)
@@ -238,17 +240,20 @@ _FIRST_STEP = re.compile(r"(?:first(?:ly)?|start by|begin by|before anything els
 
 # The sentence that opens an API reference's section on what its subject does: "The `path.join()` method joins
 # all given path segments together ..." under "path.join([...paths])" (Node.js), "The `LinkCollector` class
-# is ..." (pip). No other pattern reads a verb of its own; asked "What does the path.join() method do?".
+# is ..." (pip). No other pattern reads a verb of its own; asked "What does the path.join() method do?". Not
+# a verb of having or taking: "The RequestValidationError contains the body it received" is a side detail
+# (FastAPI; readers failed it), what it does is elsewhere.
 _CODE_DOES = re.compile(
-    r"^(?P<subject>(?P<article>The |An? )?(?P<code>[^\s,;:]+)(?P<kind> (?:method|function|class|module|property|"
-    r"event|hook|command|flag|option|setting|attribute|field|parameter|package|decorator|constructor|callback|"
-    r"type))?) "
-    r"(?P<answer>(?P<verb>[a-z]{3,}s) .{8,})$"
+    r"^(?P<subject>(?:The |An? )?(?P<code>[^\s,;:]+)(?P<kind> (?:method|function|class|module|property|event|"
+    r"hook|command|flag|option|setting|attribute|field|parameter|package|decorator|constructor|callback|"
+    r"type))?) (?P<answer>(?P<verb>[a-z]{3,}s) .{8,})$"
 )
 _NOT_DOING = word_set(
     """
     does has was means refers represents describes denotes stands allows lets enables helps defaults
     needs seems appears looks belongs exists happens applies works acts lives comes goes
+    contains includes holds uses takes accepts supports requires expects receives keeps stores inherits
+    extends
     """
 )
 _CODE_NAME = re.compile(r"[\w$][\w.$:#-]*")

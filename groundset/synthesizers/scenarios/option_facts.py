@@ -250,6 +250,19 @@ _OBJECT_OPENERS = word_set("the a an that whether any all each every your their"
 _NOT_A_VERB = word_set("this these its is was has does various options details notes series status")
 
 
+_MAX_NAMING_WORDS = 8
+
+
+def _says_its_name(name: str, first: str) -> bool:
+    """A short description that is the entry's name again: "version: The version of the API.", "summary: A
+    short summary of the API." (FastAPI's metadata table; readers failed "version option meaning" as the
+    question's own words)."""
+    bare = re.escape(name.strip("`").lower())
+    return len(first.split()) <= _MAX_NAMING_WORDS and bool(
+        re.match(rf"(?:the|a|an)\s+(?:[a-z]+\s+){{0,2}}{bare}s?\s+(?:of|for)\s", first.lower())
+    )
+
+
 def _entry(label: str, description: str, lang: str, *, default: str = "", option: bool = False) -> list[Fact]:
     """What one entry does or is (a purpose or definition fact), and its default when it states one (in its
     own column, or in parentheses in the description). English only: the question follows the shape of
@@ -277,6 +290,7 @@ def _entry(label: str, description: str, lang: str, *, default: str = "", option
         or _NOT_A_PURPOSE.match(first)
         or word in _NOT_A_DESCRIPTION
         or re.search(r"[{};]|:\.$", first)  # code, or a line that introduces a list
+        or _says_its_name(name, first)
     ):
         return []
     words = first.split()

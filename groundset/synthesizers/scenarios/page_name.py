@@ -24,6 +24,7 @@ __all__ = [
     "document_name",
     "is_document_name",
     "names_anchor",
+    "names_itself",
     "page_name",
     "page_topic",
     "points_elsewhere",
@@ -213,6 +214,12 @@ _MIN_TOPIC_CHUNKS = 2  # a name the title gives and one paragraph mentions is no
 _MAX_TOPIC_SHARE = 0.15  # a name this share of the pages name is the corpus's ("API", "FAQ"), not one page's
 _named_by = GraphCache[Counter[str]]()
 _written_by = GraphCache[Counter[str]]()
+
+
+def names_itself(subject: str) -> bool:
+    """Whether a subject is a name no page topic need explain: code ("request.state", "pip._internal.index
+    sub-package") or a mixed-case name ("LinkCollector class", "OAuth2 with scopes")."""
+    return bool(_CODE_LIKE.search(subject) or _MIXED_CASE.search(subject) or re.search(r"[A-Za-z]\d", subject))
 
 
 def page_topic(kg: KnowledgeGraph, chunk: str, scope: str, lowercase: frozenset[str]) -> str:
