@@ -334,9 +334,19 @@ def test_a_question_from_a_reference_page_names_its_command(tmp_path):
         "path is matched exactly.\n",
         encoding="utf-8",
     )
+    (docs / "pyproject-toml.md").write_text(  # pip's docs (MIT): a file's page names no API
+        "# `pyproject.toml`\n\nModern Python packages can contain a `pyproject.toml` file. Once the build "
+        "environment has been created and populated with build-time dependencies, pip will usually need "
+        "metadata about a package.\n",
+        encoding="utf-8",
+    )
     kg = build_knowledge_graph(docs).kg
     names = {kg.get(c)["source"]: page_name(kg, c) for c in kg.nodes(NodeKind.CHUNK)}
-    assert names == {"npm-run-script.md": "npm run-script", "mock-pool.md": "MockPool"}
+    assert names == {
+        "npm-run-script.md": "npm run-script",
+        "mock-pool.md": "MockPool",
+        "pyproject-toml.md": "",
+    }
     (fact,) = facts_of(
         "If no command is provided, it will list the available scripts.", topics=frozenset({"command"})
     )

@@ -111,7 +111,9 @@ class Synthesizer(ABC):
                 # class in PackageFinder?" (FastAPI, pip; readers failed both as a section title's leak)
                 if topical and any(names_itself(f.focus) for f in facts):
                     name = ""
-                if name and not any(f.pattern == "procedure" and points_elsewhere(f.answer, name) for f in facts):
+                if name and not any(
+                    f.pattern == "procedure" and points_elsewhere(f.answer, name) for f in facts
+                ):
                     scenario.anchor = name  # used where the question does not name it
             found.append(scenario)
         return found

@@ -321,8 +321,13 @@ def _weak_genus(answer: str) -> bool:
     job X is, or what X is good for)."""
     return bool(
         re.match(
-            r"(?:a|an|the) (?:good|bad|common|better|best|worst|great|simple|easy|nice|same|case|way|problem|"
-            r"reason|result|default|number|lot|bit|few|list|only|first|last|next|one|key|main|subject|new|"
+            # "a single static binary that you can install via tarball": how it ships, not what it is (the
+            # Node Exporter; readers failed it three times); a quoted word is the word ('a "sister" class')
+            r"(?:a|an|the) (?:(?:single|static|standalone|small|self-contained|prebuilt) )*"
+            r"(?:binary|executable|tarball|download)\b|"
+            r"(?:a|an|the) [\"'\u201c\u2018]?(?:good|bad|common|better|best|worst|great|simple|easy|nice|"
+            r"same|case|way|problem|reason|result|default|number|lot|bit|few|list|only|first|last|next|one|key|"
+            r"main|subject|new|"
             r"exception|equivalent|opposite|core|heart|source|part|example|subset|useful|healthy|powerful|"
             r"important|huge|big|critical|essential|vital|crucial|helpful|valuable|fundamental|product|"
             r"prerequisite|sister|reminder|tip|must|matter|question|sign|step|responsibility|duty|job|"

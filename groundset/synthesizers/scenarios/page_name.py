@@ -38,6 +38,10 @@ _KIND_PREFIX = re.compile(
     re.IGNORECASE,
 )
 _CODE_LIKE = re.compile(r"[_.:/()]|[a-z][A-Z]|^[a-z0-9]+(?:-[a-z0-9]+)+$")
+# A page titled by a data or config file ("pyproject.toml") documents the file, but what its sentences say
+# happens is not "in pyproject.toml", nor does anyone say "I'm using pyproject.toml" (pip's docs; readers
+# failed all four such questions): no name of an API.
+_DATA_FILE = re.compile(r"\.(?:toml|json|ya?ml|cfg|ini|conf|lock|txt|xml|env)$", re.IGNORECASE)
 _OVERVIEW = re.compile(r"(?:^|/)(?:readme|index|_index)\.\w+$", re.IGNORECASE)
 
 
@@ -49,7 +53,7 @@ def page_name(kg: KnowledgeGraph, chunk: str) -> str:
         return ""
     title = kg.get(document).get("title") or ""
     name = _KIND_PREFIX.sub("", title.strip().strip("`"))
-    if not name or " " in name or not _CODE_LIKE.search(name):
+    if not name or " " in name or not _CODE_LIKE.search(name) or _DATA_FILE.search(name):
         return ""
     text = " ".join(kg.get(c)["text"] for c in kg.chunks_of(document))
     for written in (name.replace("-", " ", 1), name):  # "npm access", the command, before "npm-access"
@@ -217,9 +221,15 @@ _written_by = GraphCache[Counter[str]]()
 
 
 def names_itself(subject: str) -> bool:
-    """Whether a subject is a name no page topic need explain: code ("request.state", "pip._internal.index
-    sub-package") or a mixed-case name ("LinkCollector class", "OAuth2 with scopes")."""
-    return bool(_CODE_LIKE.search(subject) or _MIXED_CASE.search(subject) or re.search(r"[A-Za-z]\d", subject))
+    """Whether a subject is a name no page topic need explain: a qualified one ("request.state",
+    "pip._internal.index sub-package") or a mixed-case one ("LinkCollector class", "OAuth2 with scopes"). A
+    bare parameter is not: "max_age" is CORS's (readers failed "What is the default value of max_age?")."""
+    return bool(
+        _QUALIFIED.search(subject) or _MIXED_CASE.search(subject) or re.search(r"[A-Za-z]\d", subject)
+    )
+
+
+_QUALIFIED = re.compile(r"\w(?:\.|::|/)\w")
 
 
 def page_topic(kg: KnowledgeGraph, chunk: str, scope: str, lowercase: frozenset[str]) -> str:
@@ -255,6 +265,7 @@ def page_topic(kg: KnowledgeGraph, chunk: str, scope: str, lowercase: frozenset[
         and " " not in name
         and name.casefold() != scope.casefold()
         and name.casefold() not in lowercase
+        and not _DATA_FILE.search(name)
         and re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", title)
     ]
     return max(found)[1] if found else ""
