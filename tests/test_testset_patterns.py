@@ -428,6 +428,22 @@ def test_two_versions_of_a_rule_that_differ_by_a_word_are_no_comparison():
     )
 
 
+def test_two_versions_compare_only_on_what_one_of_them_does_not_say():
+    """ "1.0: Quantile values MUST NOT be negative. 2.0: Quantile values SHOULD represent the recent values.":
+    both OpenMetrics versions say both sentences, and readers failed every such comparison in two rounds."""
+    from groundset.synthesizers.kinds.comparative import ComparativeQuerySynthesizer
+    from groundset.text.plaintext import plain_text
+
+    spec = PROMETHEUS_DOCS / "specs" / "om"
+    kg = build_knowledge_graph(spec, engine=CallEngine(cache=False)).kg
+    texts = {kg.get(d)["source"]: plain_text(kg.get(d)["text"]) for d in kg.nodes(NodeKind.DOCUMENT)}
+    pairs = [facts for _, _, facts in ComparativeQuerySynthesizer().groundings(kg, random.Random(5)) if facts]
+    assert pairs
+    for first, second in pairs:
+        both = [name for name, text in texts.items() if first.reference in text and second.reference in text]
+        assert not both, (first.reference, second.reference)
+
+
 def test_examples_under_a_yes_or_no_heading_are_no_facts():
     """A style guide's "##### No" list ("If you discard changes, your list will remain unchanged.") is wording
     to avoid; it made "What happens to your list if you discard changes?" (handbook)."""

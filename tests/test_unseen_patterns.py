@@ -851,3 +851,21 @@ def test_how_a_thing_ships_or_a_quoted_kinship_is_no_definition():
     line = next(line for line in cookie.splitlines() if '"sister" class' in line)
     assert not [f for f in facts_of(line) if f.pattern == "definition"]
     assert facts_of("A binary search tree is a tree that keeps its keys in order.")  # "binary" as a word
+
+
+def test_a_subject_is_asked_again_only_when_every_other_has_been_asked(tmp_path):
+    """ "What does max_age do?" and "What does max_age default to?" in one set (FastAPI's CORS options): both
+    readers called such pairs near-duplicates. Within each pass (on-topic facts first), every subject is
+    asked once before any is asked again."""
+    from groundset.synthesizers.kinds.single_hop import SingleHopSpecificQuerySynthesizer
+
+    (tmp_path / "cors.md").write_text(
+        (FASTAPI_DOCS / "cors.md").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    kg = build_knowledge_graph(tmp_path, engine=CallEngine(cache=False)).kg
+    keys = [
+        facts[0].key() for _, _, facts in SingleHopSpecificQuerySynthesizer().groundings(kg, random.Random(5))
+    ]
+    first_repeat = next(i for i, key in enumerate(keys) if key in keys[:i])
+    assert len(set(keys[:first_repeat])) == first_repeat and set(keys[:first_repeat]) == set(keys)
+    assert "max_age" in keys and keys.count("max_age") == 2  # its purpose and its default, both still asked

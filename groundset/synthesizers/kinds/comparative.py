@@ -37,6 +37,7 @@ from ...kg.graph import EdgeKind, KnowledgeGraph
 from ...personas.language import node_language, nodes_language
 from ...samples.testset import TestsetSample
 from ...text.lexical import folded, stemmed_words
+from ...text.plaintext import plain_text
 from ..base import Grounding
 from ..pipeline.quality import QualityGate
 from ..questions.prompts import GeneratedSample
@@ -354,6 +355,10 @@ def _comparable(
         titles = (str(kg.get(kg.get(chunk)["document"]).get("title") or "") for chunk in (chunk_a, chunk_b))
         if not rules and not versions_of_one(*titles):
             return None  # "How do C++ addons and Node-API differ on Node-API?": one thing, twice
+        if _states(kg, chunk_b, fa.reference) or _states(kg, chunk_a, fb.reference):
+            # "1.0: Quantile values MUST NOT be negative. 2.0: Quantile values SHOULD represent the recent
+            # values.": both versions say both (OpenMetrics; readers failed such comparisons in every round)
+            return None
         return similarity
     if fa.key() in fb.key() or fb.key() in fa.key() or " and " in f"{fa.focus} {fb.focus}":
         return None
@@ -363,6 +368,13 @@ def _comparable(
         kin = index.similarity(fa.answer, fb.answer)
         return similarity if similarity >= SENTENCE_SENSE and kin >= KINSHIP else None
     return similarity if rules and similarity >= RULE_SENSE else None
+
+
+def _states(kg: KnowledgeGraph, chunk: str, sentence: str) -> bool:
+    """Whether the document of ``chunk`` says ``sentence`` too (in plain text, case and spacing aside)."""
+    document = kg.get(chunk)["document"]
+    text = " ".join(plain_text(kg.get(c)["text"]) for c in kg.chunks_of(document))
+    return folded(sentence) in folded(text)
 
 
 MIN_OWN_WORDS = 2  # what each version says that the other does not, in content words

@@ -63,10 +63,26 @@ class SingleHopSpecificQuerySynthesizer(Synthesizer):
                 }
                 for wanted in (True, False)
             ]
+        # A subject asked once comes back only when every other has been asked: "What does max_age do?" and
+        # "What does max_age default to?" in one set read as one question twice (FastAPI's CORS options;
+        # both readers called them near-duplicates).
+        # (on-topic ones, repeated or not, still before the others)
+        asked_subjects: set[str] = set()
         for left in passes:
+            again: dict[str, list[Fact]] = {chunk: [] for chunk in chunks}
             for chunk in by_document_rounds(kg, chunks, left):
-                fact = pick_fact(left[chunk], rng)
+                fresh = [f for f in left[chunk] if f.key() not in asked_subjects]
+                if not fresh:
+                    again[chunk] += left[chunk]
+                    left[chunk].clear()
+                    continue
+                fact = pick_fact(fresh, rng)
                 left[chunk].remove(fact)
+                asked_subjects.add(fact.key())
+                yield [chunk], [fact.focus], [fact]
+            for chunk in by_document_rounds(kg, chunks, again):
+                fact = pick_fact(again[chunk], rng)
+                again[chunk].remove(fact)
                 yield [chunk], [fact.focus], [fact]
         if not index.facts or self.writes_with_model:
             # A model can write a good question from any chunk; offline templates need a fact.
