@@ -869,3 +869,26 @@ def test_a_subject_is_asked_again_only_when_every_other_has_been_asked(tmp_path)
     first_repeat = next(i for i, key in enumerate(keys) if key in keys[:i])
     assert len(set(keys[:first_repeat])) == first_repeat and set(keys[:first_repeat]) == set(keys)
     assert "max_age" in keys and keys.count("max_age") == 2  # its purpose and its default, both still asked
+
+
+def test_a_double_question_asks_two_things_not_one_twice():
+    """FastAPI's upload page says how to "define files to be uploaded" and, in its recap, how to "declare
+    files to be uploaded in the request": joined, one question twice (failed by its reader); a counter and
+    a gauge are two things."""
+    from groundset.synthesizers.kinds.double import _distinct
+
+    text = (FASTAPI_DOCS / "request-files.md").read_text(encoding="utf-8")
+    define = next(
+        line for line in text.splitlines() if line.startswith("You can define files to be uploaded")
+    )
+    declare = next(
+        line for line in text.splitlines() if "to declare files to be uploaded in the request" in line
+    )
+    (first,), (second,) = facts_of(define), facts_of(declare)
+    assert not _distinct(first, second)
+    counters = (PROMETHEUS_DOCS / "concepts" / "metric_types.md").read_text(encoding="utf-8")
+    counter, gauge = (
+        next(f for f in facts_of(counters) if f.pattern == "definition" and f.key() == key)
+        for key in ("counter", "gauge")
+    )
+    assert _distinct(counter, gauge)

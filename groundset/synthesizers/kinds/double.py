@@ -29,7 +29,7 @@ from typing import Any
 from ...core.prompts import Prompt
 from ...kg.graph import EdgeKind, KnowledgeGraph, NodeKind
 from ...personas.language import nodes_language
-from ...text.lexical import folded, share_content
+from ...text.lexical import folded, share_content, stemmed_words
 from ..base import Grounding
 from ..questions.offline import term_pattern
 from ..questions.prompts import (
@@ -322,7 +322,28 @@ def _distinct(first: Fact, second: Fact) -> bool:
         and b not in a
         and folded(first.answer) != folded(second.answer)
         and folded(first.reference) != folded(second.reference)
+        and not _asked_alike(first, second)
     )
+
+
+SAME_ASKING = 0.5  # a share of the smaller question's content words the other one has too
+
+
+def _asked_alike(first: Fact, second: Fact) -> bool:
+    """Two facts of one pattern whose questions name mostly the same things: "What is a module specifier,
+    and what is the specifier of an import statement?", "what happens when no wheels are found ..., and
+    what happens if no satisfactory wheels are found" (readers on four corpora failed such double
+    questions as one question twice)."""
+    if first.pattern != second.pattern:
+        return False
+    words = [set(stemmed_words(_asked_about(f), "en")) for f in (first, second)]
+    smaller = min(len(w) for w in words)
+    return smaller > 0 and len(words[0] & words[1]) / smaller >= SAME_ASKING
+
+
+def _asked_about(fact: Fact) -> str:
+    """What a fact's question names: its subject, and its condition or goal when it has one."""
+    return " ".join([fact.focus, fact.slots.get("cond", ""), fact.slots.get("goal", "")])
 
 
 def _rank(fact: Fact) -> int:
