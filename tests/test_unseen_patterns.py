@@ -892,3 +892,18 @@ def test_a_double_question_asks_two_things_not_one_twice():
         for key in ("counter", "gauge")
     )
     assert _distinct(counter, gauge)
+
+
+def test_a_list_of_differences_gives_no_facts():
+    """ "Notable differences inside a Worker environment are: ... process.env is a copy of the parent thread's
+    environment variables" (Node.js) was asked as what process.env is (both readers failed it): the items of
+    a list of differences hold in one setting only. The Prometheus float histogram's list is one."""
+    text = NATIVE_HISTOGRAMS.read_text(encoding="utf-8")
+    start = text.index("The sample data of a float histogram has the following differences:")
+    part = text[start : text.index("\n\n", text.index("- The bucket population", start))]
+    assert "The count of observations and the zero bucket populations are floats" in part
+    assert [p for p in passages(part) if "zero bucket populations" in p.sentence] == []
+    listed = part.replace("has the following differences:", "is encoded as follows:")
+    assert [
+        p for p in passages(listed) if "zero bucket populations" in p.sentence
+    ]  # any other list: its items

@@ -93,8 +93,17 @@ def _passages(key: str) -> tuple[Passage, ...]:
     lines = markdown.split("\n")
     in_table = in_heading = False
     described = ""  # the definition-list term whose indented body the next paragraphs are
+    variants = -1  # the level of a list of how something differs elsewhere, while inside it
+    lead = ""  # the text of the last paragraph, which may introduce a list
     for index, token in enumerate(tokens):
         kind = token.type
+        if variants >= 0:
+            if kind in ("bullet_list_close", "ordered_list_close") and token.level == variants:
+                variants = -1
+            continue
+        if kind in ("bullet_list_open", "ordered_list_open") and _LISTS_DIFFERENCES.search(lead):
+            variants = token.level  # "Notable differences inside a Worker environment are:" (Node.js): its
+            continue  # items hold there only ("process.env is a copy of the parent thread's ..."), no facts
         if kind in ("table_open", "table_close"):
             in_table = kind == "table_open"
         elif kind == "heading_open":
@@ -109,6 +118,7 @@ def _passages(key: str) -> tuple[Passage, ...]:
             heading = title or heading
             segments = without_rest_markup(inline_segments(token))
             text = " ".join("".join(text for text, _ in segments).split())
+            lead = text
             if is_rest_markup(text):
                 continue
             if in_heading:
@@ -120,6 +130,10 @@ def _passages(key: str) -> tuple[Passage, ...]:
                     _block_passages(segments, heading, labelled=block == "list", lang=lang, term=described)
                 )
     return tuple(found)
+
+
+# A paragraph that introduces a list of differences: its items say how something is in one setting only.
+_LISTS_DIFFERENCES = re.compile(r"\bdifferen(?:ce|ces|t)\b[^.!?]*:$", re.IGNORECASE)
 
 
 def _leading_title(token: Token) -> tuple[str, Token]:
