@@ -907,3 +907,21 @@ def test_a_list_of_differences_gives_no_facts():
     assert [
         p for p in passages(listed) if "zero bucket populations" in p.sentence
     ]  # any other list: its items
+
+
+# Node.js's esm.md (MIT, LICENSE.nodejs): the resolver's errors, each labelled by its name.
+RESOLVER_ERRORS = """\
+The resolver can throw the following errors:
+
+* _Invalid Module Specifier_: Module specifier is an invalid URL, package name
+  or package subpath specifier.
+* _Module Not Found_: The package or module requested does not exist.
+"""
+
+
+def test_a_label_that_names_a_kind_of_the_subject_makes_no_definition_of_the_subject():
+    """ "What is a module specifier?" answered "an invalid URL, package name or package subpath specifier"
+    (the Invalid Module Specifier error; readers failed it in four rounds)."""
+    assert not [f for f in facts_of(RESOLVER_ERRORS) if f.key() == "module specifier"]
+    (entry,) = facts_of("* `scrape_interval`: The scrape interval is how often targets are scraped.")
+    assert entry.reference.startswith("scrape_interval: ")  # a label that is the subject itself stays

@@ -45,6 +45,7 @@ from ..questions.templates import compare_question, noun_phrase
 from ..scenarios.fact_index import FactIndex
 from ..scenarios.fact_pairs import KINSHIP, SAME_STATEMENT, SENTENCE_SENSE, Together, comparable_pairs
 from ..scenarios.facts import Fact
+from ..scenarios.graph_cache import GraphCache
 from ..scenarios.page_name import versions_of_one
 from ..scenarios.scenario import PersonaPool, Scenario
 from .double import shared_terms, term_frequency
@@ -372,9 +373,14 @@ def _comparable(
 
 def _states(kg: KnowledgeGraph, chunk: str, sentence: str) -> bool:
     """Whether the document of ``chunk`` says ``sentence`` too (in plain text, case and spacing aside)."""
+    texts = _document_texts.get(kg, lambda kg, chunks: {})  # filled as comparisons ask, each document once
     document = kg.get(chunk)["document"]
-    text = " ".join(plain_text(kg.get(c)["text"]) for c in kg.chunks_of(document))
-    return folded(sentence) in folded(text)
+    if document not in texts:
+        texts[document] = folded(" ".join(plain_text(kg.get(c)["text"]) for c in kg.chunks_of(document)))
+    return folded(sentence) in texts[document]
+
+
+_document_texts = GraphCache[dict[str, str]]()
 
 
 MIN_OWN_WORDS = 2  # what each version says that the other does not, in content words

@@ -336,14 +336,9 @@ def _asked_alike(first: Fact, second: Fact) -> bool:
     questions as one question twice)."""
     if first.pattern != second.pattern:
         return False
-    words = [set(stemmed_words(_asked_about(f), "en")) for f in (first, second)]
+    words = [set(stemmed_words(f.asked_about(), "en")) for f in (first, second)]
     smaller = min(len(w) for w in words)
     return smaller > 0 and len(words[0] & words[1]) / smaller >= SAME_ASKING
-
-
-def _asked_about(fact: Fact) -> str:
-    """What a fact's question names: its subject, and its condition or goal when it has one."""
-    return " ".join([fact.focus, fact.slots.get("cond", ""), fact.slots.get("goal", "")])
 
 
 def _rank(fact: Fact) -> int:

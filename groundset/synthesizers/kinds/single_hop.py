@@ -63,10 +63,9 @@ class SingleHopSpecificQuerySynthesizer(Synthesizer):
                 }
                 for wanted in (True, False)
             ]
-        # A subject asked once comes back only when every other has been asked: "What does max_age do?" and
-        # "What does max_age default to?" in one set read as one question twice (FastAPI's CORS options;
-        # both readers called them near-duplicates).
-        # (on-topic ones, repeated or not, still before the others)
+        # A subject asked once comes back only when every other of its pass has been asked: "What does
+        # max_age do?" and "What does max_age default to?" in one set read as one question twice (FastAPI's
+        # CORS options; both readers called them near-duplicates). On-topic facts still come first.
         asked_subjects: set[str] = set()
         for left in passes:
             again: dict[str, list[Fact]] = {chunk: [] for chunk in chunks}
@@ -123,8 +122,7 @@ def on_page_topic(kg: KnowledgeGraph, chunk: str, fact: Fact, scope: str = "") -
     path = re.sub(r"[/_.\-]+", " ", re.sub(r"\.\w+$", "", data.get("source") or ""))
     title = kg.get(data["document"]).get("title") or "" if data.get("document") else ""
     topic = f"{path} {title} {data.get('section') or ''}"
-    asked = " ".join([fact.subject, fact.focus, fact.slots.get("cond", ""), fact.slots.get("goal", "")])
-    return share_content(asked, topic, "en", ignore=f"{scope} {_PAGE_WORDS}")
+    return share_content(fact.asked_about(), topic, "en", ignore=f"{scope} {_PAGE_WORDS}")
 
 
 _PAGE_WORDS = "docs doc index readme guide guides overview introduction intro page content contents"

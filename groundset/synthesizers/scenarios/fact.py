@@ -50,6 +50,10 @@ class Fact(BaseModel):
         """The subject as a lookup key: case-folded, no article, last word singular."""
         return subject_key(self.focus)
 
+    def asked_about(self) -> str:
+        """What the fact's question names: its subject, and its condition or goal when it has one."""
+        return " ".join([self.subject, self.focus, self.slots.get("cond", ""), self.slots.get("goal", "")])
+
     def question_key(self) -> tuple[str, ...]:
         """Facts with the same question key are asked by the same question ("What is required of X?"):
         if the corpus has two, neither reference is *the* answer."""

@@ -142,6 +142,8 @@ def _fact(passage: Passage, lowercase: frozenset[str], topics: frozenset[str]) -
         return None
     if _EXAMPLE_NAME.search(match.subject) or (kind == "subject" and _TRAILING_ADVERB.search(focus)):
         return None  # "if SomeDependency is a sub-dependency", "The archive then allows ..." (pip's docs)
+    if match.pattern == "definition" and passage.label and _variant_of(passage.label, focus):
+        return None  # "Invalid Module Specifier: Module specifier is an invalid URL, ..." (Node.js's errors)
     if kind == "subject" and not article and _is_title_word(focus, lowercase):
         return None  # "Future is the inaugural talk", "Written refers to": a heading word, not a subject
     if kind == "cause" and not (
@@ -158,12 +160,11 @@ def _fact(passage: Passage, lowercase: frozenset[str], topics: frozenset[str]) -
     )
     if match.answer.strip(" .") not in reference or _POINTS_AROUND.search(reference):
         return None
+    # "used for exactly the same reason as requirements files", "a labour-saving alternative to ..."
     if match.pattern in ("definition", "purpose") and (
         _SAME_AS_ANOTHER.search(match.answer) or _ALTERNATIVE.match(match.answer)
     ):
-        return (
-            None  # "used for exactly the same reason as requirements files", "a labour-saving alternative to"
-        )
+        return None
     if reference == sentence and (
         _too_thin(match)
         or _spells_out(focus, match)
@@ -274,6 +275,14 @@ def _code_summary(passage: Passage, sentence: str) -> Match | None:
     if verb == "returns":  # "What does the process.pid property return?": a value, no doing
         return Match("purpose", subject, m["answer"][len(verb) + 1 :], False, {"how": "return"})
     return Match("purpose", subject, m["answer"], False, {"how": "does"})
+
+
+def _variant_of(label: str, focus: str) -> bool:
+    """Whether a list item's label names a kind of the sentence's subject ("Invalid Module Specifier" of
+    "Module specifier"): the sentence says what that kind is, not the subject (readers failed "What is a
+    module specifier?" answered "an invalid URL, package name or package subpath specifier" four times)."""
+    whole, part = subject_key(label), subject_key(focus)
+    return bool(part) and whole != part and re.search(rf"\b{re.escape(part)}\b", whole) is not None
 
 
 def _spells_out(focus: str, match: Match) -> bool:
