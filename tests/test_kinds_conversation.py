@@ -137,7 +137,8 @@ def test_offline_english_situations_say_a_goal_or_a_case_never_a_stock_line(grap
         message = sample.user_input.casefold()
         assert not re.search(r"quick question|something up|working on|notes|settle this", message), message
         assert re.search(r"tr[a-z]+ to |i'm using|in my case|\b(?:i|my)\b [a-z]", message), message
-        assert re.search(r"(?:do|happens?|happpens|should i|used for)[a-z ]*[?]?$", message), message
+        # the misspelled style may double a letter ("what happeens then?")
+        assert re.search(r"(?:do|ha+p+e+n+s?|should i|used for)[a-z ]*[?]?$", message), message
     reason = SituationalQuerySynthesizer("offline").shortage(graph)
     assert re.search(r"trying to do or the case they are in, and \d+ of the \d+ facts", reason), reason
 
