@@ -444,6 +444,18 @@ def test_two_versions_compare_only_on_what_one_of_them_does_not_say():
         assert not both, (first.reference, second.reference)
 
 
+def test_a_sentence_that_points_back_is_no_fact():
+    """ "These status labels help to provide more context for readers." (the handbook's RFC page) was asked
+    "What do the status labels help you do?": which labels, the page said before. Blind readers kept 2 of 95
+    readings of questions from such sentences ("the travel budget", Node.js's "the API")."""
+    rfcs = HANDBOOK / "company-info-and-process" / "communication" / "rfcs" / "index.md"
+    line = next(
+        line for line in rfcs.read_text(encoding="utf-8").splitlines() if "These status labels" in line
+    )
+    assert facts_of(line) == []
+    assert facts_of(line.replace("These status labels", "RFC status labels"))  # named, it is a fact
+
+
 def test_examples_under_a_yes_or_no_heading_are_no_facts():
     """A style guide's "##### No" list ("If you discard changes, your list will remain unchanged.") is wording
     to avoid; it made "What happens to your list if you discard changes?" (handbook)."""
