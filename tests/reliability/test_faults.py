@@ -108,11 +108,11 @@ class RecordingCache(CallCache):
 @pytest.mark.parametrize("kind", [*TRANSPORT, "schema", "empty"])
 def test_one_fault_of_each_kind_costs_one_request_and_only_the_good_answer_is_cached(kind, tmp_path):
     """Requests 0 (chat) and 2 (embeddings) fail with ``kind``, 1 and 3 succeed. Only the slow fault is
-    meant to time out: its timeout is half its 8 s, and every other kind gets 60 s, as a loaded CI machine
+    meant to time out: its timeout is half its 12 s, and every other kind gets 60 s, as a loaded CI machine
     once took over 2 s for a good answer (which timed out, and the third attempt met the next fault)."""
-    with mockllm(fault_rate=0.5, kinds=kind, seed=seed_for([True, False, True, False]), slow_ms=8000) as llm:
+    with mockllm(fault_rate=0.5, kinds=kind, seed=seed_for([True, False, True, False]), slow_ms=12000) as llm:
         policy = RecordedPolicy(max_retries=2, **FAST)
-        engine = CallEngine(cache=tmp_path / "cache", retry=policy, timeout=4.0 if kind == "slow" else 60.0)
+        engine = CallEngine(cache=tmp_path / "cache", retry=policy, timeout=6.0 if kind == "slow" else 60.0)
         verdict = JudgePrompt().run_sync(llm.chat(), Passage(text=f"{kind} fault"), engine=engine)
         usage = engine.usage["test.judge"]
         assert usage.calls == 2
