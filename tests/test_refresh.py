@@ -259,8 +259,8 @@ def test_refresh_against_the_same_graph_keeps_everything(scene: Scene, tmp_path)
     assert result.documents == {"new": [], "changed": [], "removed": []}
     assert result.write(tmp_path / "same.jsonl") is None
     assert _lines(tmp_path / "same.jsonl") == _lines(scene.old_file)
-    bigger = refresh_testset(scene.old, scene.kg1, N + 2)
-    assert bigger.kept == list(scene.old) and len(bigger.new) == 2 and len(bigger.testset) == N + 2
+    bigger = refresh_testset(scene.old, scene.kg1, N + 1)  # the corpus has one sample more to give
+    assert bigger.kept == list(scene.old) and len(bigger.new) == 1 and len(bigger.testset) == N + 1
 
 
 def test_refresh_of_a_test_set_that_does_not_list_its_documents(scene: Scene):
@@ -295,11 +295,12 @@ def test_refresh_asks_each_synthesizer_for_what_it_misses(scene: Scene):
             asked.append(dict(zip(names, kwargs["per_synthesizer"], strict=True)))
             return await super().agenerate(kg, testset_size, query_distribution, **kwargs)
 
-    halves = "single=0.5,multi_abstract=0.25,multi_specific=0.25"  # 11, 6, 5 of 22; 18, 1, 1 kept
-    result = refresh_testset(scene.old, scene.kg1, N + 2, generator=Recording(), query_distribution=halves)
-    assert asked == [{"single_hop_specific": 0, "multi_hop_abstract": 1, "multi_hop_specific": 1}]
+    halves = "single=0.5,multi_abstract=0.25,multi_specific=0.25"  # 11, 5, 5 of 21; 18, 1, 1 kept
+    result = refresh_testset(scene.old, scene.kg1, N + 1, generator=Recording(), query_distribution=halves)
+    # one sample to add, the kinds that miss most get it: none to single-hop (it has more than its half)
+    assert asked == [{"single_hop_specific": 0, "multi_hop_abstract": 1, "multi_hop_specific": 0}]
     # this corpus has no other multi-hop question: single-hop fills in, so the size is met all the same
-    assert len(result.testset) == N + 2 and len(result.new) == 2
+    assert len(result.testset) == N + 1 and len(result.new) == 1
     assert result.testset.metadata["distribution"] == {
         "single_hop_specific": 0.5,
         "multi_hop_abstract": 0.25,

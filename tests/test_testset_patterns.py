@@ -1407,3 +1407,30 @@ def test_an_instruction_s_reference_goes_on_with_the_next_instruction():
     assert "This conflicts" in paragraph
     (layout,) = [f for f in facts_of(paragraph) if f.pattern == "procedure"]
     assert layout.reference.endswith("you have to come up with a meaningful bucket layout.")
+
+
+def test_a_near_miss_that_says_the_answer_in_other_words_is_no_distractor(tmp_path):
+    """The Prometheus docs say "If you have the request count metric, you can determine the cause and increase
+    the number of servers" on the overview page and, reworded, on the getting-started page: as the
+    distractor of the first, the second answered it (the reader failed it). No near-miss has a sentence that
+    close to the reference; the page's other sentences are still one."""
+    from groundset.synthesizers.kinds.distracting import _paraphrases
+
+    for page in ("introduction/overview.md", "tutorials/getting_started.md"):
+        (tmp_path / page.replace("/", "-")).write_text(
+            (PROMETHEUS_DOCS / page).read_text(encoding="utf-8"), encoding="utf-8"
+        )
+    kg = build_knowledge_graph(tmp_path, engine=CallEngine(cache=False)).kg
+    index = FactIndex.of(kg)
+    said = (
+        "If you have the request count metric, you can determine the cause and increase the number of servers"
+    )
+    (chunk,) = [c for c in kg.nodes(NodeKind.CHUNK) if said in kg.get(c)["text"]]
+    (reworded,) = [c for c in kg.nodes(NodeKind.CHUNK) if "request count metric you can" in kg.get(c)["text"]]
+    sentence = f"{said} to handle the load."
+    match = match_sentence(sentence)
+    fact = Fact.stated(match, match.subject, sentence)
+    assert _paraphrases(index, kg.get(reworded)["text"], [fact], "en")
+    unrelated = "Grafana dashboards can be imported from a JSON file or from the community site."
+    assert not _paraphrases(index, unrelated, [fact], "en")
+    assert reworded not in near_misses(kg, chunk, fact.focus, [fact.answer], index, [fact])

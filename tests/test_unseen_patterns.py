@@ -21,7 +21,7 @@ from groundset.synthesizers.questions.answer_first import fact_question
 from groundset.synthesizers.scenarios.answer_patterns import match_sentence
 from groundset.synthesizers.scenarios.fact_index import FactIndex
 from groundset.synthesizers.scenarios.fact_pairs import comparable_pairs
-from groundset.synthesizers.scenarios.facts import facts_of
+from groundset.synthesizers.scenarios.facts import Fact, facts_of
 from groundset.synthesizers.scenarios.option_facts import option_facts
 from groundset.synthesizers.scenarios.page_name import page_topic, points_elsewhere, section_name
 from groundset.synthesizers.scenarios.passages import passages
@@ -925,3 +925,132 @@ def test_a_label_that_names_a_kind_of_the_subject_makes_no_definition_of_the_sub
     assert not [f for f in facts_of(RESOLVER_ERRORS) if f.key() == "module specifier"]
     (entry,) = facts_of("* `scrape_interval`: The scrape interval is how often targets are scraped.")
     assert entry.reference.startswith("scrape_interval: ")  # a label that is the subject itself stays
+
+
+def test_a_condition_on_an_argument_is_asked_only_under_its_apis_name(tmp_path):
+    """ "What happens when a commit is given?" (llama.cpp's release page: the make-release workflow is not
+    named) and "what happens if any other value is provided" (Node.js) asked nothing; "What happens if
+    listener is provided in emitter.listenerCount()?" readers kept. The fact stays; its question needs the
+    name of the API (from ``LICENSE.nodejs`` and ``LICENSE.llama.cpp`` docs)."""
+    import numpy as np
+
+    from groundset.personas import Persona
+    from groundset.synthesizers.kinds.single_hop import SingleHopSpecificQuerySynthesizer
+    from groundset.synthesizers.scenarios.facts import names_its_call
+    from groundset.synthesizers.scenarios.scenario import PersonaPool
+
+    filler = " ".join(f"Paragraph {n} of this section says one more thing about item {n}." for n in range(60))
+    (tmp_path / "release.md").write_text(
+        "# Releases\n\n## Making a release\n\n"
+        "The workflow runs against the branch selected in the dialog and takes an optional `commit` SHA. "
+        "When a commit is given, the workflow validates that the commit belongs to the branch and is not "
+        f"older than 3 days from the branch HEAD.\n\n{filler}\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "events.md").write_text(  # Node.js's events page, as it is
+        "# Events\n\n### `emitter.listenerCount(eventName[, listener])`\n\n"
+        "* `eventName` {string|symbol} The name of the event being listened for\n"
+        "* `listener` {Function} The event handler function\n* Returns: {integer}\n\n"
+        "Returns the number of listeners listening for the event named `eventName`.\n"
+        "If `listener` is provided, it will return how many times the listener is found\n"
+        f"in the list of the listeners of the event.\n\n{filler}\n",
+        encoding="utf-8",
+    )
+
+    def cause(sentence):
+        match = match_sentence(sentence)
+        return Fact.stated(match, match.subject, sentence)
+
+    commit = cause("When a commit is given, the workflow validates that the commit belongs to the branch.")
+    address = cause("If address is not provided or otherwise nullish, 127.0.0.1 will be used.")
+    named = cause("If NODE_OPTIONS is given, the options are read from it before the command line.")
+    call_id = cause("When a call ID is detected, per_call_end may have been incorrectly set.")
+    assert not names_its_call(commit) and not names_its_call(address) and names_its_call(named)
+    assert not names_its_call(call_id)  # "ID" is no name of a call
+    kg = build_knowledge_graph(tmp_path, engine=CallEngine(cache=False)).kg
+    pool = PersonaPool([Persona(name="Developer", role_description="Builds.")], np.zeros((1, 0), np.float32))
+    synth = SingleHopSpecificQuerySynthesizer("offline")
+    anchors = {s.facts[0].focus: s.anchor for s in synth.scenarios(kg, 40, pool, random.Random(0))}
+    assert anchors.get("listener is provided") == "emitter.listenerCount()", anchors
+    assert not any("commit" in focus for focus in anchors), anchors
+
+
+def test_who_uses_a_thing_or_where_is_no_how_to_and_advice_may_open_with_either():
+    """ "It can be used in Swift projects without the need to compile the library" (llama.cpp's XCFramework
+    page) was asked "How can the XCFramework be used?", Prometheus's "A library may be used by multiple
+    independent parts of an application" "How can a library be used?" (readers failed both); "If a model
+    requires a specific prompt, either let the user provide it or bake it into the Jinja chat template" is
+    advice ("What should you do if ...?"), not what happens."""
+    for sentence in (
+        "The XCFramework can be used in Swift projects without the need to compile the library from source.",
+        "A library may be used by multiple independent parts of an application against different resources.",
+    ):
+        found = match_sentence(sentence)
+        assert found is None or found.pattern != "procedure", found
+    modes = match_sentence("Configuration class can be used in two modes, for reading and for writing.")
+    assert modes is not None and modes.pattern == "procedure"
+    advice = match_sentence(
+        "If a model requires a specific prompt, either let the user provide it or bake it into the Jinja"
+        " chat template."
+    )
+    assert advice is not None and advice.slots["form"] == "advice"
+
+
+def test_a_default_that_depends_and_a_status_in_a_support_table_give_no_fact():
+    """llama.cpp's multi-GPU table: "--tensor-split ... | mode-dependent | How much of the model goes to each
+    GPU. If omitted, ..." was asked "What does --tensor-split default to?" and answered "mode-dependent"; its
+    ZenDNN table's "MUL_MAT | Support | Accelerated via ZenDNN LowOHA MatMul" answered "What is MUL_MAT?".
+    Readers failed both; "--main-gpu" defaults to a value, "Embed OpenCL kernels" says what an option does."""
+    table = (
+        "## Command-line arguments reference\n\n"
+        "| Short | Long | Value | Default | Notes |\n|---|---|---|---|---|\n"
+        "| `-ts` | `--tensor-split` | comma-separated proportions | mode-dependent | How much of the model"
+        " goes to each GPU. If omitted, `layer`/`row` use automatic splitting proportional to memory. |\n"
+        "| `-mg` | `--main-gpu` | integer device index | `0` | The single GPU used in"
+        " `--split-mode none`. |\n"
+    )
+    found = {(f.pattern, f.focus) for f in option_facts(table, "Command-line arguments reference")}
+    assert ("default", "--main-gpu") in found and ("default", "--tensor-split") not in found, found
+    assert ("definition", "--tensor-split") in found or ("purpose", "--tensor-split") in found, found
+    support = (
+        "## Supported Operations\n\n| Operation | Status | Notes |\n|---|---|---|\n"
+        "| MUL_MAT | Support | Accelerated via ZenDNN LowOHA MatMul |\n"
+        "| GGML_OPENCL_EMBED_KERNELS | ON | Embed OpenCL kernels into the executable |\n"
+    )
+    found = {f.focus for f in option_facts(support, "Supported Operations")}
+    assert "MUL_MAT" not in found and "GGML_OPENCL_EMBED_KERNELS" in found, found
+
+
+def test_a_list_of_differences_split_from_its_lead_in_gives_no_facts_either():
+    """Node.js's worker page was chunked right after "Notable differences inside a Worker environment are:",
+    so the next chunk opened with the items and "process.env is a copy of the parent thread's environment
+    variables" was asked as what process.env is again (both readers failed it once more). The chunk before,
+    in the same section, lends its lead-in; a list that opens a chunk after any other paragraph keeps its
+    facts."""
+    from groundset.kg.graph import KnowledgeGraph
+    from groundset.synthesizers.scenarios.passages import continued_list
+
+    lead = (
+        "## Class: `Worker`\n\nThe `Worker` class represents an independent JavaScript execution thread.\n\n"
+        "Notable differences inside a Worker environment are:"
+    )
+    items = (
+        "* `process.env` is a copy of the parent thread's environment variables, unless otherwise"
+        " specified.\n"
+        "* The `isMainThread` property is set to `false` inside of a Worker environment.\n"
+    )
+    assert continued_list(lead, items).startswith("Notable differences inside a Worker environment are:")
+    other = lead.replace("Notable differences inside a Worker environment are:", "It has these properties:")
+    assert continued_list(other, items) == items
+    assert continued_list(lead, "Some prose.\n\n" + items) == "Some prose.\n\n" + items
+
+    def process_env_facts(before: str, section: str) -> list:
+        kg = KnowledgeGraph()
+        doc = kg.add_document(before + "\n\n" + items, source="worker_threads.md", title="Worker threads")
+        kg.add_chunk(doc, before, position=0, section="Worker threads > Class: Worker")
+        kg.add_chunk(doc, items, position=1, section=section)
+        index = FactIndex.of(kg)
+        return [f for found in index.facts.values() for f in found if f.key() == "process.env"]
+
+    assert process_env_facts(lead, "Worker threads > Class: Worker") == []
+    assert process_env_facts(other, "Worker threads > Class: Worker")  # a list of what it has: facts

@@ -19,7 +19,7 @@ from .pipeline.quality import QualityGate, Written
 from .questions.answer_first import answer_slots
 from .questions.prompts import QueryInput, QueryPrompt, evidence_groups, task_text
 from .scenarios.fact_index import FactIndex
-from .scenarios.facts import Fact
+from .scenarios.facts import Fact, names_its_call
 from .scenarios.page_name import (
     document_name,
     names_itself,
@@ -95,6 +95,7 @@ class Synthesizer(ABC):
                 continue
             scenario = self.scenario(kg, nodes, terms, facts, scope, written, personas, rng)
             one_page = len({kg.get(node).get("document") for node in nodes}) == 1
+            by_code_name = False  # the anchor names an API or a command, not the page's topic
             if not self.writes_with_model and one_page and facts:
                 document = kg.get(nodes[0]).get("document") or ""
                 if document not in names:
@@ -115,6 +116,9 @@ class Synthesizer(ABC):
                     f.pattern == "procedure" and points_elsewhere(f.answer, name) for f in facts
                 ):
                     scenario.anchor = name  # used where the question does not name it
+                    by_code_name = not topical
+            if not self.writes_with_model and not by_code_name and not all(names_its_call(f) for f in facts):
+                continue  # "What happens if address is not provided?" asks nothing without "in socket.send()"
             found.append(scenario)
         return found
 

@@ -18,12 +18,12 @@ from ...languages.en import (
     AUXILIARIES,
     DETERMINERS,
     FUNCTION_WORDS,
-    IMPERATIVES,
     IRREGULAR_BASE,
     POINTER_WORDS,
     PREPOSITIONS,
     TRANSITIVE,
 )
+from ...text.instructions import imperative, instructs
 
 __all__ = ["Match", "match_sentence", "split_article"]
 
@@ -400,6 +400,12 @@ _REQUIRED_TOOL = re.compile(r"^.{2,80}? (?:must|has to|have to|needs to|need to)
 _RELATIVE = frozenset({"which", "whom", "whose"})
 
 
+# "A library may be used by multiple independent parts of an application", "It can be used in Swift projects":
+# who uses it, or where, not how: readers kept 0 of 23 readings of "How can a library be used?"
+# (Prometheus) and 1 of 3 of "How can the XCFramework be used?" (llama.cpp). "Used in two modes" is a how.
+_WHO_OR_WHERE = re.compile(r"used (?:by|in (?!(?:\d+|one|two|three|four|several|many|different) ))", re.I)
+
+
 def _find_procedure(text: str) -> Match | None:
     if (m := _TO_GOAL.match(text)) and instructs(m["answer"]):
         slots = {"form": "to", "goal": m["goal"]}
@@ -415,7 +421,11 @@ def _find_procedure(text: str) -> Match | None:
     ):
         return Match("procedure", m["goal"], m["answer"], False, {"form": "use", "goal": m["goal"],
                                                                   "verb": m["verb"].lower()})  # fmt: skip
-    if (m := _CAN_BE.match(text)) and _PARTICIPLE.match(m["part"]):  # not "Leaks may be either in ..."
+    if (
+        (m := _CAN_BE.match(text))
+        and _PARTICIPLE.match(m["part"])  # not "Leaks may be either in ..."
+        and not _WHO_OR_WHERE.match(f"{m['part']} {m['how']} {m['answer']}")
+    ):
         return Match("procedure", m["subj"], m["answer"], _plural_subject(m["subj"]),
                      {"form": "passive", "part": m["part"], "modal": m["verb"]})  # fmt: skip
     return None
@@ -448,7 +458,7 @@ def _find_cause(text: str) -> Match | None:
         slots = {"conj": m["conj"].lower(), "cond": cond}
         if _CAVEAT.match(answer):
             return None  # "keep in mind that it ignores the environment": a warning, not what to do about it
-        if _imperative(answer) or _ADVISING.match(answer):
+        if imperative(answer) or _ADVISING.match(answer):
             slots["form"] = "advice"
         elif rule := _RULE_MAIN.match(answer):  # "they should usually be one metric with labels"
             # the reader's own situation ("when you have multiple metrics to sum") asks what to do
@@ -485,45 +495,6 @@ _NAVIGATION = re.compile(
     r"|\bthis (?:section|page|chapter|tutorial)\b",
     re.IGNORECASE,
 )
-
-
-def _imperative(clause: str) -> bool:
-    clause = re.sub(r"^(?:simply|just|then|first|now|also|instead|always) ", "", clause, flags=re.IGNORECASE)
-    words = clause.split(" ", 2)
-    first = words[0].lower()
-    if first in IMPERATIVES or first == "please" or clause.startswith("make sure"):
-        return True
-    # "bring the appropriate PRs into it": a bare verb and then its object's determiner (a subject noun
-    # is followed by its verb, not by "the")
-    return (
-        len(words) > 2
-        and words[0].isalpha()
-        and words[0].islower()
-        and len(first) > 2
-        and (words[1] in DETERMINERS or words[1] in ("it", "them"))  # "treat it as a singular noun"
-        and first not in FUNCTION_WORDS | AUXILIARIES | ADVERBS | PREPOSITIONS
-        and (first in _VERBS_IN_ING or not first.endswith(("ly", "s", "ed", "ing")))
-    )
-
-
-_VERBS_IN_ING = frozenset({"bring", "string", "swing", "spring", "sting", "fling", "wring"})
-
-
-_INSTRUCTION = re.compile(
-    r"\b(?:you (?:can|should|must|need to|have to|may)|(?:can|could|should|must|may) be [a-z]+ed)\b",
-    re.IGNORECASE,
-)
-
-
-def instructs(clause: str) -> bool:
-    """Whether the main clause of "To do X, ..." says how (an instruction), not merely that it is easy."""
-    return _imperative(clause) or bool(_INSTRUCTION.search(clause))
-
-
-def opens_with_instruction(sentence: str) -> bool:
-    """Whether a sentence is an instruction from its first word ("Set up a dedicated channel ...", "You can
-    use the promhttp handler ..."), not one that says why ("This conflicts ... because you need to ...")."""
-    return _imperative(sentence) or bool(_INSTRUCTION.match(sentence))
 
 
 def _find_comparison(text: str) -> Match | None:

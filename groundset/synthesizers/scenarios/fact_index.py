@@ -23,7 +23,7 @@ from ...text.mdparse import read_once
 from ..questions.templates import asks_one_thing
 from .facts import Fact, facts_of, prose_vocabulary, subject_key
 from .graph_cache import GraphCache
-from .passages import PASSAGES_MEMO_CHARS
+from .passages import PASSAGES_MEMO_CHARS, continued_list
 
 __all__ = ["FactIndex", "corpus_scope"]
 
@@ -103,8 +103,11 @@ class FactIndex:
         each = read_once if sum(map(len, texts)) > PASSAGES_MEMO_CHARS else nullcontext
         vocabulary = prose_vocabulary(texts, sections, each=each)
         facts: dict[str, list[Fact]] = {}
+        before = _previous_chunks(kg, chunks)
         for chunk, text, section, lang in zip(chunks, texts, sections, langs, strict=True):
             data = kg.get(chunk)
+            if chunk in before:
+                text = continued_list(kg.get(before[chunk])["text"], text)
             phrases = [p for p in data.get("keyphrases") or [] if " " in p.strip()]
             topics = frozenset(t.casefold() for t in [*(data.get("entities") or []), *phrases] if t)
             with each():
@@ -128,6 +131,19 @@ class FactIndex:
     def similarity(self, a: str, b: str) -> float:
         va, vb = self.vectors([a, b])
         return float(va @ vb)
+
+
+def _previous_chunks(kg: KnowledgeGraph, chunks: list[str]) -> dict[str, str]:
+    """The chunk before each of ``chunks`` in its document's section, where there is one."""
+    before: dict[str, str] = {}
+    for document in dict.fromkeys(kg.get(c).get("document") for c in chunks):
+        if not document:
+            continue
+        ordered = kg.chunks_of(document)
+        for first, second in zip(ordered, ordered[1:], strict=False):
+            if kg.get(first).get("section") == kg.get(second).get("section"):
+                before[second] = first
+    return before
 
 
 def _without_stray_purposes(

@@ -105,10 +105,18 @@ def option_facts(markdown: str, section: str = "", lang: str = "en") -> list[Fac
     return found + entry_facts(tokens, lang)
 
 
+# A default that is no value ("mode-dependent", "varies", "depends on the platform"): what it is, the
+# description says in sentences the default fact does not carry (llama.cpp's --tensor-split: both readers
+# failed "Default: mode-dependent" as the answer).
+_NO_VALUE = re.compile(r"\w-dependent\b|\bdepend(?:s|ing)?\b|\bvar(?:y|ies|ying)\b|\bsee\b", re.IGNORECASE)
+
+
 def _default(name: str, m: re.Match[str], lang: str) -> Fact | None:
     value = m["value"].strip()
     if len(value) > _MAX_VALUE_CHARS or len(value.split()) > _MAX_VALUE_WORDS or value.endswith((",", ":")):
         return None  # a value cut off by a line break, or an explanation rather than a value
+    if _NO_VALUE.search(value):
+        return None
     return Fact(
         pattern="default",
         subject=name,
@@ -263,6 +271,15 @@ def _says_its_name(name: str, first: str) -> bool:
     )
 
 
+# An entry described by what was done to it ("MUL_MAT | Support | Accelerated via ZenDNN LowOHA MatMul"): a
+# status in a table of support, neither what the thing is nor what it does (llama.cpp's ZenDNN page: readers
+# failed 5 of 5 readings of "What is MUL_MAT?" or "What is MUL_MAT_ID?" answered so).
+_STATUS = re.compile(
+    r"^(?!(?i:embed|feed|need|seed|speed|shed|breed|proceed|exceed|succeed)\b)"
+    r"[A-Z][a-z]{2,}ed\s+(?:via|by|with|through|in|on|for|using|as)\b"
+)
+
+
 def _entry(label: str, description: str, lang: str, *, default: str = "", option: bool = False) -> list[Fact]:
     """What one entry does or is (a purpose or definition fact), and its default when it states one (in its
     own column, or in parentheses in the description). English only: the question follows the shape of
@@ -291,6 +308,7 @@ def _entry(label: str, description: str, lang: str, *, default: str = "", option
         or word in _NOT_A_DESCRIPTION
         or re.search(r"[{};]|:\.$", first)  # code, or a line that introduces a list
         or _says_its_name(name, first)
+        or _STATUS.match(first)
     ):
         return []
     words = first.split()
@@ -333,6 +351,7 @@ def _entry(label: str, description: str, lang: str, *, default: str = "", option
         or not default
         or default in ("-", "\u2014", "\u2013")
         or len(default.split()) > _MAX_VALUE_WORDS
+        or _NO_VALUE.search(default)
     ):
         return [described]
     stated = Fact(

@@ -24,6 +24,7 @@ __all__ = [
     "MAX_REFERENCE_CHARS",
     "Passage",
     "after_label",
+    "continued_list",
     "in_list_item",
     "is_prose",
     "passages",
@@ -134,6 +135,17 @@ def _passages(key: str) -> tuple[Passage, ...]:
 
 # A paragraph that introduces a list of differences: its items say how something is in one setting only.
 _LISTS_DIFFERENCES = re.compile(r"\bdifferen(?:ce|ces|t)\b[^.!?]*:$", re.IGNORECASE)
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+
+
+def continued_list(previous: str, markdown: str) -> str:
+    """The chunk as it must be read: a chunk that opens inside a list of differences whose lead-in ended the
+    chunk before it ("Notable differences inside a Worker environment are:", the Node.js worker page, split
+    there) gets the lead-in back, so its items give no facts; any other chunk is ``markdown`` itself."""
+    if not _LIST_ITEM.match(markdown):
+        return markdown
+    lead = previous.rstrip().rsplit("\n\n", 1)[-1].strip()
+    return f"{lead}\n\n{markdown}" if _LISTS_DIFFERENCES.search(lead) else markdown
 
 
 def _leading_title(token: Token) -> tuple[str, Token]:
