@@ -524,3 +524,49 @@ def test_both_html_readers_agree_on_self_closing_tags_and_a_head_without_its_end
     assert plain_text(icons) == "Install now" and html_to_text(icons)[0] == "Install now"
     page = "<div>\n<head><title>Page title</title>\n<body><p>Body text.</p></body>\n</div>"
     assert plain_text(page) == "Body text." and html_to_text(page)[0] == "Body text."
+
+
+# mdBook's page (the Rust book), as it is built: a keyboard-help popup outside <nav> on every page.
+MDBOOK_PAGE = """<!DOCTYPE html>
+<html><head><title>What is Ownership? - The Rust Programming Language</title></head>
+<body>
+<div id="mdbook-help-container"><div id="mdbook-help-popup">
+<h2 class="mdbook-help-title">Keyboard shortcuts</h2>
+<div><p>Press <kbd>S</kbd> or <kbd>/</kbd> to search in the book</p>
+<p>Press <kbd>Esc</kbd> to hide this help</p></div></div></div>
+<div id="menu-bar"><h1 class="menu-title">The Rust Programming Language</h1></div>
+<div id="content" class="content"><main>
+<h2 id="what-is-ownership">What Is Ownership?</h2>
+<p><em>Ownership</em> is a set of rules that govern how a Rust program manages memory.</p>
+<div><main-note>Note.</main-note><img src="x.svg" alt="Figure 4-1"></div>
+</main><nav class="nav-wrapper"><a rel="next" href="ch04-02.html">Next</a></nav></div>
+</body></html>
+"""
+
+
+def test_a_page_that_marks_its_main_content_gives_that_content_only():
+    """ "Press Esc to hide this help" on every page of the Rust book made "Esc" the corpus's product name:
+    a page with a <main> element (or role="main", as Sphinx themes write it) gives what it holds; a page
+    without one, or whose main element holds no text, gives the whole body."""
+    text, title = html_to_text(MDBOOK_PAGE)
+    assert title == "What is Ownership? - The Rust Programming Language"
+    assert text == (
+        "## What Is Ownership?\n\n"
+        "Ownership is a set of rules that govern how a Rust program manages memory.\n\nNote. Figure 4-1"
+    )
+    sphinx = (
+        '<body><div class="sphinxsidebar">Quick search</div>'
+        '<div class="body" role="main"><h1>Caching</h1><div><p>pip caches wheels.</p></div></div>'
+        "<div class=footer>Copyright</div></body>"
+    )
+    assert html_to_text(sphinx)[0] == "# Caching\n\npip caches wheels."
+    assert html_to_text("<body><p>Sidebar.</p><main> </main><p>Body.</p></body>")[0] == "Sidebar.\n\nBody."
+
+
+def test_inline_code_in_html_stays_code():
+    """The Rust book's "the <code>?</code> operator" read "the ? operator", and "If <code>value</code> ..."
+    lost what a Markdown page marks as code (what makes it a name, or an example's variable)."""
+    page = (
+        "<p>Use the <code>?</code> operator, not <code>unwrap</code>.</p><pre><code>let x = 1;</code></pre>"
+    )
+    assert html_to_text(page)[0] == "Use the `?` operator, not `unwrap`.\n\n```\nlet x = 1;\n```"

@@ -972,9 +972,9 @@ def test_a_situation_says_what_the_asker_is_doing_and_the_question_does_not_repe
     how_to = next(f for f in facts_of(slack) if f.pattern == "procedure")
     case = next(f for f in facts_of(HANDBOOK_SENTENCES["writing"], topics=frozenset({"product name"})))
 
-    def written(fact, style="perfect_grammar", anchor=""):
+    def written(fact, style="perfect_grammar", anchor="", persona="Teammate at Sourcegraph"):
         data = SituationalInput(
-            task="", persona="Teammate at Sourcegraph: reads the handbook.", terms=[fact.focus],
+            task="", persona=f"{persona}: reads the handbook.", terms=[fact.focus],
             contexts=[fact.reference], labels=[""], style=style, length="medium", facts=[fact],
             scope="Sourcegraph", anchor=anchor,
         )  # fmt: skip
@@ -986,9 +986,13 @@ def test_a_situation_says_what_the_asker_is_doing_and_the_question_does_not_repe
     anchored = written(how_to, anchor="Rippling")  # the anchor is said in the situation
     assert "with Rippling" in anchored.situation and anchored.question == "How do I do that?"
     assert "benefits" in written(how_to, style="web_search").question.casefold()  # a search box says it all
-    said = written(case)
-    assert said.situation.endswith("and in my case, a product name is a plural noun.")
+    said = written(case)  # a teammate of the handbook's company is every reader: the line says nothing
+    assert said.situation == "In my case, a product name is a plural noun."
     assert said.question == "What should I do?"
+    managing = written(case, persona="Manager at Sourcegraph")  # who asks: what applies to a manager
+    assert (
+        managing.situation == "I'm a manager at Sourcegraph, and in my case, a product name is a plural noun."
+    )
 
 
 def test_a_condition_is_said_as_the_askers_own_case_with_no_wrapper_or_filler():

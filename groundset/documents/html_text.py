@@ -22,15 +22,34 @@ _BLOCKS = frozenset(
     }
 )  # fmt: skip
 _CELLS = frozenset({"td", "th"})
+# Elements without an end tag: they never nest a main element's count.
+_VOID = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
+)
 _SPACES = re.compile(r"\s+")
 _BLANK_RUNS = re.compile(r"\n{3,}")
 
 
-class _Extractor(HTMLParser):
-    """Collects text as Markdown-ish lines; entities are decoded by the parser (convert_charrefs)."""
+# A page that marks its content (<main>, or role="main" as Sphinx themes write it) keeps everything else out:
+# the Rust book's mdBook pages hold a keyboard-help popup ("Press Esc to hide this help") outside <nav> on
+# every page, and "Esc" became the corpus's product name.
+_MARKS_MAIN = re.compile(r"<main(?![\w-])|\brole\s*=\s*[\"']?main\b", re.IGNORECASE)
 
-    def __init__(self) -> None:
+
+def _is_main(tag: str, attrs: list[tuple[str, str | None]]) -> bool:
+    return tag == "main" or any(
+        name == "role" and (value or "").strip().lower() == "main" for name, value in attrs
+    )
+
+
+class _Extractor(HTMLParser):
+    """Collects text as Markdown-ish lines; entities are decoded by the parser (convert_charrefs). With
+    ``main_only``, only the text inside the page's main element(s)."""
+
+    def __init__(self, main_only: bool = False) -> None:
         super().__init__(convert_charrefs=True)
+        self.main_only = main_only
+        self.main: list[str] = []  # the open main element's tag, once per open tag of that name inside it
         self.out: list[str] = []
         self.line: list[str] = []
         self.drop: list[str] = []
@@ -58,6 +77,11 @@ class _Extractor(HTMLParser):
             return
         if tag == "body" and "head" in self.drop:
             self.drop = [name for name in self.drop if name != "head"]  # <head> that was never closed
+        opens_main = (tag == self.main[0]) if self.main else _is_main(tag, attrs)
+        if self.main_only and tag not in _VOID and opens_main:
+            self.main.append(tag)  # the main element, or one of its name inside it
+        if self.main_only and not self.main:
+            return
         if tag in _DROP:
             self.drop.append(tag)
             return
@@ -71,6 +95,8 @@ class _Extractor(HTMLParser):
             if self.pre_depth == 0:
                 self.out.append("```")
             self.pre_depth += 1
+        elif tag == "code" and not self.pre_depth:
+            self.line.append("`")  # inline code stays code, as Markdown writes it ("the `?` operator")
         elif tag == "li":
             self._flush()
             self.line.append("- ")
@@ -88,6 +114,14 @@ class _Extractor(HTMLParser):
             self.title = _SPACES.sub(" ", "".join(self.title_parts)).strip()
             self.title_parts = None
             return
+        if self.main_only:
+            if not self.main:
+                return
+            if tag == self.main[0]:
+                self.main.pop()
+                if not self.main:  # the main element ends: what it held ends with it
+                    self._flush(blank=True)
+                    return
         if tag in _DROP:
             if tag in self.drop:
                 while self.drop and self.drop.pop() != tag:
@@ -104,6 +138,8 @@ class _Extractor(HTMLParser):
                 self.out.append("".join(self.line).strip("\n"))
                 self.line = []
                 self.out.extend(["```", ""])
+        elif tag == "code" and not self.pre_depth:
+            self.line.append("`")
         elif tag == "li":
             self._flush()
         elif tag in _BLOCKS:
@@ -118,7 +154,7 @@ class _Extractor(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self.title_parts is not None:
             self.title_parts.append(data)
-        elif not self.drop:
+        elif not self.drop and (self.main or not self.main_only):
             self.line.append(data)
 
     def text(self) -> str:
@@ -131,7 +167,15 @@ class _Extractor(HTMLParser):
 
 
 def html_to_text(html: str) -> tuple[str, str]:
-    """Return ``(text, title)``: Markdown-shaped text and the <title> (else first <h1>, else "")."""
+    """Return ``(text, title)``: Markdown-shaped text and the <title> (else first <h1>, else ""). A page
+    that marks its main content gives that content only (the whole page when the mark holds no text)."""
+    if _MARKS_MAIN.search(html):
+        parser = _Extractor(main_only=True)
+        parser.feed(html)
+        parser.close()
+        text = parser.text()
+        if text:
+            return text, parser.title or parser.first_h1
     parser = _Extractor()
     parser.feed(html)
     parser.close()

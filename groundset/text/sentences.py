@@ -86,8 +86,11 @@ def _is_boundary(
     line: str, segment_start: int, punct_start: int, next_start: int, rules: SentenceWords
 ) -> bool:
     """Decide whether the punctuation at ``punct_start`` really ends a sentence."""
+    next_char = line[next_start]
     if line[punct_start] != ".":
-        return True
+        # "unwrap will call the panic! macro for us", "declarative macros with macro_rules! and ...": a Rust
+        # macro's name, not an exclamation; a sentence after "!" or "?" opens with a capital or a digit
+        return not (next_char.islower() and line[punct_start - 1 : punct_start].isalnum())
     next_char = line[next_start]
     window = max(segment_start, punct_start - _MAX_TOKEN)  # bounded look-back keeps this linear
     space = max(line.rfind(" ", window, punct_start), line.rfind("\t", window, punct_start))

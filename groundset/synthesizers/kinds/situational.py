@@ -84,7 +84,16 @@ _DEICTIC_GOAL = re.compile(
     r"(?: [\w-]+)?",
     re.IGNORECASE,
 )  # "fix the error", "further control the workflow": what is meant, only the page says
-_PRODUCT_USER = re.compile(r"\S+ users?", re.IGNORECASE)  # "Node.js user", not "Developer building with X"
+# A persona that is only a reader of the docs' product or organisation ("Node.js user", "Developer building
+# with Rust", "Operator running Prometheus", "Teammate at Sourcegraph"): before what the asker is doing it
+# says nothing. Over every rated round, situations with what the asker does kept 131 of 148 readings
+# without such a line, 79 of 156 after "I'm a ... user" and 179 of 363 after another role's line; a
+# manager's line (56 of 71) says who asks, and so what applies to them.
+_ONLY_A_READER = re.compile(
+    r"\S+ users?|(?:developer building with|operator running|sre running|administrator managing|"
+    r"contributor to|maintainer of(?: a project using)?|(?:teammate|employee|new hire) at) .+",
+    re.IGNORECASE,
+)
 _POSSESSIVE = re.compile(r"\b(?:their|his|her)\b")
 _MAX_TOPIC_WORDS = 6
 _MAX_WHO_WORDS = 12
@@ -250,9 +259,9 @@ def situation(
         if not topic:
             return local.long.split("{core}")[0].format(lead=lead, purpose=rng.choice(local.purposes)).strip()
         return rng.choice(local.situations).format(lead=lead, topic=local.quote.format(topic))
-    if doing and _PRODUCT_USER.fullmatch(name.strip()):
-        # "I'm a Node.js user. I'm using socket.send(), and ...": on the product's own docs, being its user
-        # says nothing (readers called the line a persona template's)
+    if doing and _ONLY_A_READER.fullmatch(name.strip()):
+        # "I'm a Node.js user. I'm using socket.send(), and ...", "I'm a developer building with Rust, and I'm
+        # trying to ...": readers called the line a persona template's
         return f"{_upper_first(doing)}."
     who = _who(name, role, rng)
     doing = doing or rng.choice(_DOING)

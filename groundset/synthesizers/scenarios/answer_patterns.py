@@ -445,6 +445,8 @@ def _find_cause(text: str) -> Match | None:
         if _NO_SITUATION_START.match(cond):
             return None
         answer = re.sub(r"^then ", "", m["answer"])
+        if _HYPOTHETICAL.match(answer) or _OUR_EXAMPLE.match(cond) or _GIVEN_IT.match(cond):
+            return None  # "If Rust accepted an incorrect program, users wouldn't ...", "If we pin them, ..."
         if _NOT_A_SITUATION.search(cond) or _POINTING_MAIN.search(answer) or _CONJUNCTION_FIRST.match(answer):
             return None
         if want := _WANT_TO.match(cond):
@@ -486,6 +488,16 @@ def _find_cause(text: str) -> Match | None:
         if question:
             return Match("cause", m["effect"], m["answer"], False, {"form": "why", "inverted": question})
     return None
+
+
+# What would follow from a case the page imagines ("If Rust accepted an incorrect program, users wouldn't be
+# able to trust ...", "If the token contains foobar, the header would be ..."): no behaviour to ask about
+# (readers failed all 5 readings); and a case of the authors' own example ("If we pin them, ...", "When we
+# make a new library project with Cargo, ...": the Rust book's "we"), which the asker is not in.
+_HYPOTHETICAL = re.compile(r"^(?:[\w’'-]+\s+){0,4}?(?:would|wouldn['’]t|couldn['’]t)\b", re.IGNORECASE)
+_OUR_EXAMPLE = re.compile(r"^we\b", re.IGNORECASE)
+# "If you give it two futures, ...": "it" is what the page set up before (issue 29's own example).
+_GIVEN_IT = re.compile(r"^you\s+[a-z]+\s+(?:it|them)\b", re.IGNORECASE)
 
 
 # A main clause about reading the documentation itself, not about the subject.

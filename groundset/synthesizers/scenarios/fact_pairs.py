@@ -284,8 +284,10 @@ def _ordered(a: Located, b: Located, key: str) -> tuple[Located, Located] | None
         return (b, a) if settings[0] is fa else (a, b)
     if not how_to and not _same_spelling(fa.focus, fb.focus):
         return None
-    if fa.pattern == fb.pattern == "definition" or folded(fa.answer) == folded(fb.answer):
-        return None  # two definitions repeat each other; one answer twice is one fact
+    if fa.pattern == fb.pattern in ("definition", "purpose") or folded(fa.answer) == folded(fb.answer):
+        # two definitions, or two purposes ("What does the Debug trait allow, and what does it enable you to
+        # do?", the Rust book: both readers failed it), repeat each other; one answer twice is one fact
+        return None
     first, second = sorted((a, b), key=lambda item: (ORDER.index(item[1].pattern), item[1].reference))
     asked = follow_up(second[1])
     if not asked or asked == follow_up(first[1]) or _same_rule(first[1], second[1]):

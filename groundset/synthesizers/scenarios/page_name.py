@@ -266,9 +266,16 @@ def page_topic(kg: KnowledgeGraph, chunk: str, scope: str, lowercase: frozenset[
         and name.casefold() != scope.casefold()
         and name.casefold() not in lowercase
         and not _DATA_FILE.search(name)
+        and not _DESCRIBING.search(name)
         and re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", title)
     ]
     return max(found)[1] if found else ""
+
+
+# A compound that describes ("Object-Oriented", "Snapdragon-based"): no name of what a page is about; the
+# Rust book's "Characteristics of Object-Oriented Languages" gave "... considered object oriented in
+# Object-Oriented?" (failed by all four readers).
+_DESCRIBING = re.compile(r"-[A-Za-z]+(?:ed|ing)$")
 
 
 def _pages_naming(kg: KnowledgeGraph, chunks: list[str]) -> Counter[str]:

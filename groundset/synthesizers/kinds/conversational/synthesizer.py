@@ -258,6 +258,8 @@ def distinct_turns(index: FactIndex, a: Located, b: Located, plural: bool) -> bo
     fa, fb = a[1], b[1]
     if fb.pattern != "cause" and follow_up(fa, plural) == follow_up(fb, plural):
         return False
+    if fa.pattern == fb.pattern == "purpose":
+        return False  # "What does the Debug trait enable you to do?", then "What does it allow you to do?"
     if fa.pattern == fb.pattern == "cause" and folded(fa.slots.get("cond", "")) == folded(
         fb.slots.get("cond", "")
     ):
