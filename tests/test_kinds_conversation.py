@@ -17,6 +17,7 @@ import pytest
 from groundset.core import CallEngine
 from groundset.languages.en import QUERY_STOP_WORDS
 from groundset.personas import generate_personas
+from groundset.personas.audience import is_plain_reader
 from groundset.samples.testset import Testset, TestsetSample
 from groundset.samples.turns import Turn
 from groundset.synthesizers import QualityGate, TestsetGenerator
@@ -27,7 +28,7 @@ from groundset.synthesizers.kinds.conversational.synthesizer import (
     leans_on_history,
     turn_samples,
 )
-from groundset.synthesizers.kinds.situational import _ONLY_A_READER, SituationalQuerySynthesizer
+from groundset.synthesizers.kinds.situational import SituationalQuerySynthesizer
 from groundset.synthesizers.scenarios.facts import Fact
 from groundset.text.plaintext import plain_text
 from groundset.text.stems import stem
@@ -88,7 +89,7 @@ def _assert_situational(testset: Testset, graph) -> None:
     roles = {p["name"]: p["role_description"] for p in testset.metadata["personas"]}
     for sample in testset:
         persona = _words(f"{sample.persona} {roles[sample.persona]}")
-        if not _ONLY_A_READER.fullmatch(sample.persona):  # a reader of the product: said by what they do
+        if not is_plain_reader(sample.persona):  # a reader of the product: said by what they do
             assert persona & _words(sample.user_input), (sample.persona, sample.user_input)
         assert sample.reference.strip(" .").casefold() not in sample.user_input.casefold()
         if sample.style != "web_search":  # the situation is told in the first person

@@ -989,6 +989,8 @@ def test_a_situation_says_what_the_asker_is_doing_and_the_question_does_not_repe
     said = written(case)  # a teammate of the handbook's company is every reader: the line says nothing
     assert said.situation == "In my case, a product name is a plural noun."
     assert said.question == "What should I do?"
+    engineering = written(case, persona="Engineer using Sourcegraph")  # read "a persona tag" by the reader
+    assert engineering.situation == said.situation
     managing = written(case, persona="Manager at Sourcegraph")  # who asks: what applies to a manager
     assert (
         managing.situation == "I'm a manager at Sourcegraph, and in my case, a product name is a plural noun."

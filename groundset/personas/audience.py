@@ -9,11 +9,12 @@ who its readers are. English only; other languages keep their own persona wordin
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-__all__ = ["AUDIENCE", "audience_of", "audience_name", "distinct_audiences", "staff_read"]
+__all__ = ["AUDIENCE", "audience_of", "audience_name", "distinct_audiences", "is_plain_reader", "staff_read"]
 
 # Role noun as written (singular) -> the role it names. Words that name people the docs talk *about*
 # rather than *to* (customers, candidates, owners, authors, leads) are not here, nor "dev" ("/dev", "dev
@@ -131,3 +132,17 @@ def audience_name(role: str, scope: str) -> str:
     if role in _STAFF:
         return f"{title} at {scope}"
     return _NAMES.get(role, f"{title} using {{scope}}").format(scope=scope)
+
+
+def is_plain_reader(name: str) -> bool:
+    """Whether a persona's name says no more than that it reads the docs: one that ``audience_name`` gives
+    ("Node.js user", "Developer building with Rust", "Engineer using Sourcegraph", "Teammate at Sourcegraph"),
+    but a manager's, whose role decides what applies to them."""
+    return bool(_plain_readers().fullmatch(name.strip()))
+
+
+@functools.cache
+def _plain_readers() -> re.Pattern[str]:
+    roles = (set(AUDIENCE.values()) | {"project maintainer"}) - {"manager"}
+    names = sorted({audience_name(role, "\x00") for role in roles})
+    return re.compile("|".join(re.escape(n).replace("\x00", ".+") for n in names), re.IGNORECASE)
