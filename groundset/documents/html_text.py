@@ -77,11 +77,12 @@ class _Extractor(HTMLParser):
             return
         if tag == "body" and "head" in self.drop:
             self.drop = [name for name in self.drop if name != "head"]  # <head> that was never closed
-        opens_main = (tag == self.main[0]) if self.main else _is_main(tag, attrs)
-        if self.main_only and tag not in _VOID and opens_main:
-            self.main.append(tag)  # the main element, or one of its name inside it
-        if self.main_only and not self.main:
-            return
+        if self.main_only:
+            opens_main = (tag == self.main[0]) if self.main else _is_main(tag, attrs)
+            if tag not in _VOID and opens_main:
+                self.main.append(tag)  # the main element, or one of its name inside it
+            if not self.main:
+                return
         if tag in _DROP:
             self.drop.append(tag)
             return
