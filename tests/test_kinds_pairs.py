@@ -132,8 +132,10 @@ CHECKS = {"distracting": check_distracting, "double": check_double, "comparative
 def test_offline_samples_of_each_kind_keep_its_promise(graph, offline_sets, kind):
     testset = offline_sets[kind]
     # offline the Prometheus docs hold 6 comparisons: two versions compare only on what one does not say
-    # (both OpenMetrics versions say "Quantile values MUST NOT be negative"), and the notes say it ran short
-    size = 6 if kind == "comparative" else SIZE
+    # (both OpenMetrics versions say "Quantile values MUST NOT be negative"), and the notes say it ran short;
+    # two of the six ask the same of the Remote-Write versions' Senders, which only a stock clause (", as
+    # the docs describe it") told apart, so the gate keeps one
+    size = 5 if kind == "comparative" else SIZE
     assert len(testset) == size, testset.metadata["notes"]
     assert testset.counts("synthesizer") == {kind: size}
     assert size == SIZE or any("comparative: the corpus gave 6" in note for note in testset.metadata["notes"])

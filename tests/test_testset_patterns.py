@@ -627,31 +627,26 @@ def test_what_the_product_is_for_is_asked_only_from_the_page_that_defines_it():
     assert not [f for f in purposes if "Transport Adapters" in f.reference], purposes
 
 
-def test_a_medium_question_without_a_scope_has_no_stock_clause():
-    """ "What do editable installs allow, as the docs describe it?" (pip's docs, no product name found):
-    readers called the clause filler; a medium question names the product, or is the question as it is."""
-    assert (
-        size_question("What do editable installs allow?", "medium", seed=4)
-        == "What do editable installs allow?"
-    )
-    assert (
-        size_question("What is a target?", "medium", seed=4, scope="Prometheus")
-        == "What is a target in Prometheus?"
-    )
-    assert re.search(r", (?:according to|as) the docs", size_question("What is a target?", "long", seed=4))
+def test_a_question_without_a_scope_has_no_stock_clause():
+    """ "What do editable installs allow, as the docs describe it?" (pip's docs, no product name found), "What
+    does a scalar type represent in Rust, as the docs describe it?" (the Rust book, a long question): readers
+    called the clause filler; a question names the product, or is the question as it is, in any length."""
+    for length in ("medium", "long"):
+        assert size_question("What do editable installs allow?", length) == "What do editable installs allow?"
+        target = size_question("What is a target?", length, scope="Prometheus")
+        assert target == "What is a target in Prometheus?"
+        scoped = size_question("What does a scalar type represent?", length, scope="Rust")
+        assert not re.search(r"\b(?:according to|as) the docs\b", scoped), scoped
 
 
 def test_a_long_question_has_no_persona_lead_nor_stock_purpose():
     """ "As an operator, I keep getting this slightly wrong and would like a clear answer. What is Nagios?",
     "As an analyst, what happens when you import Query?": blind readers on four corpora kept 3 of 13 long
     questions with a persona lead-in (template words, a role that does not fit); a long offline question
-    is the question with its scope and the docs named."""
-    question = size_question("What must ingestors support?", "long", seed=1, scope="Prometheus")
-    assert question.startswith("What must ingestors support in Prometheus, ")
+    is the question with its scope."""
+    question = size_question("What must ingestors support?", "long", scope="Prometheus")
+    assert question == "What must ingestors support in Prometheus?"
     assert not re.search(r"^As |\bI (?:keep|want|am)\b", question)
-    assert len(question.split()) > len(
-        size_question("What must ingestors support?", "medium", scope="Prometheus").split()
-    )
 
 
 def test_comparisons_are_of_counterparts_the_docs_name_together(prometheus_graph):
@@ -907,11 +902,10 @@ def test_no_scope_after_another_products_name():
     """ "Kapacitor's scope in Prometheus": Kapacitor is another product the page compares with."""
     fact = _first_fact(PROMETHEUS_DOCS / "introduction" / "comparison.md", "Kapacitor’s scope is")
     assert fact is not None
-    question = size_question(single_question(fact, random.Random(0)), "medium", seed=0, scope="Prometheus")
+    question = size_question(single_question(fact, random.Random(0)), "medium", scope="Prometheus")
     assert "Kapacitor" in question and "Prometheus" not in question
     assert (
-        size_question("What is a target?", "medium", seed=0, scope="Prometheus")
-        == "What is a target in Prometheus?"
+        size_question("What is a target?", "medium", scope="Prometheus") == "What is a target in Prometheus?"
     )
 
 

@@ -1190,3 +1190,148 @@ def test_a_describing_compound_is_no_pages_topic(tmp_path):
         for c in kg.nodes(NodeKind.CHUNK)
     }
     assert topics["oo.md"] == "" and topics["cann.md"] == "CANN", topics
+
+
+def test_a_part_of_the_pages_example_is_no_subject():
+    """ "What is variable s?", "guess in expression meaning" (the Rust book's listings; readers kept 0 of 10
+    readings): a variable of one plain word, a part of "the expression", a value in one of the example's
+    names is no subject an asker can name. A variable with a name of its own is (FastAPI's
+    ``oauth2_scheme``), and so is a kind of variable."""
+    for sentence in (
+        "The variable `s` refers to a string literal, where the value of the string is hardcoded into the "
+        "text of our program.",
+        "The `guess` in the expression refers to the original `guess` variable that contained the input as a "
+        "string.",
+        "The `5` in `five` is the function’s return value, which is why the return type is `i32`.",
+    ):
+        assert [f for f in facts_of(sentence) if f.pattern == "definition"] == [], sentence
+    (named,) = facts_of(
+        'The `oauth2_scheme` variable is an instance of `OAuth2PasswordBearer`, but it is also a "callable".'
+    )
+    assert named.focus == "oauth2_scheme variable"
+    (shadowed,) = facts_of(
+        "A shadowed variable is a variable that is hidden by a later declaration of the same name in an "
+        "inner scope."
+    )
+    assert shadowed.focus == "shadowed variable"  # a kind of variable, not one of the example's
+
+
+def test_a_definition_in_its_subjects_own_words_defines_nothing():
+    """ "Can you explain what the state pattern is?" answered "The state pattern is an object-oriented design
+    pattern." (the Rust book; both readers: it leaves out what the pattern is): the subject's own words in
+    its definition say nothing, so a definition must have enough words besides them."""
+    state = "The state pattern is an object-oriented design pattern."
+    assert [f for f in facts_of(state) if f.pattern == "definition"] == []
+    (fuller,) = [
+        f
+        for f in facts_of(
+            "A counter is a cumulative metric that represents a single monotonically increasing counter."
+        )
+        if f.pattern == "definition"
+    ]
+    assert fuller.focus == "counter"
+    (api,) = facts_of(
+        "The `error.path` property is the absolute file path."
+    )  # an API's own words may define it
+    assert api.pattern == "definition"
+
+
+def test_a_hedged_advice_is_advice():
+    """ "What happens to chances if you're unsure whether to use an array or a vector?" (the Rust book, both
+    readers: garbled): "chances are you should ..." says what to do, as "you should ..." does."""
+    (fact,) = facts_of(
+        "If you’re unsure whether to use an array or a vector, chances are you should use a vector.",
+        topics=frozenset({"array", "vector"}),
+    )
+    assert fact.slots["form"] == "advice" and "what" not in fact.slots
+    assert match_sentence("If the disk fills up, chances are the server will stop.").slots["form"] == "effect"
+
+
+def test_a_goal_whose_main_clause_opens_with_after_is_no_how_to():
+    """ "I'm trying to ensure memory safety: how do I do that?" answered "To ensure memory safety, after the
+    line let s2 = s1;, Rust considers s1 as no longer valid" (the Rust book, both readers): "after the" is no
+    verb and its object, so the sentence says what Rust does, not what to do."""
+    assert (
+        match_sentence(
+            "To ensure memory safety, after the line `let s2 = s1;`, Rust considers `s1` as no longer valid."
+        )
+        is None
+    )
+    kept = match_sentence("To ensure memory safety, move the value into the new variable.")
+    assert kept is not None and kept.pattern == "procedure"
+
+
+def test_a_demonstrative_for_what_came_before_is_no_answer():
+    """ "What does Pin do?" answered "Pin builds on that to give us the exact guarantee we need." (the Rust
+    book): "that" is the paragraph before, which the reference leaves out."""
+    page = "## The Pin type\n\n{} It is a wrapper type.\n"
+    assert facts_of(page.format("`Pin` builds on that to give us the exact guarantee we need.")) == []
+    (kept,) = facts_of(
+        page.format("`Pin` builds on the `Unpin` trait to give us the exact guarantee we need.")
+    )
+    assert kept.focus == "Pin"
+
+
+def test_any_place_will_do_is_no_how_to():
+    """ "How can constants be declared?" answered "Constants can be declared in any scope, ..." (the Rust
+    book, 0 of 6 readings kept): where they may be, not how. A how stays one ("in either SPDX or CycloneDX
+    format")."""
+    assert (
+        match_sentence(
+            "Constants can be declared in any scope, including the global scope, which makes them useful for "
+            "values that many parts of code need to know about."
+        )
+        is None
+    )
+    kept = match_sentence("SBOMs can be generated in either SPDX or CycloneDX format.")
+    assert kept is not None and kept.pattern == "procedure"
+
+
+def test_a_condition_on_the_apis_own_thing_needs_the_apis_name():
+    """ "What happens once the future completes?" answered "Once the future completes, block_on returns
+    ...", "What happens to value if the closure returns true?" answered "... produced by filter" (the Rust
+    book, both readers: which API?): "the future" is block_on's, "the closure" filter's, so the question is
+    asked only under that API's name, as a condition on an argument is."""
+    from groundset.synthesizers.scenarios.facts import names_its_call
+
+    # the chunks' key phrases, as the book's graph gives them
+    topics = frozenset({"future completes", "closure returns", "target is"})
+    for sentence in (
+        "Once the future completes, `block_on` returns whatever value the future produced.",
+        "If the closure returns `true`, the value will be included in the iteration produced by `filter`.",
+    ):
+        (fact,) = facts_of(sentence, topics=topics)
+        assert not names_its_call(fact), sentence
+    (own,) = facts_of("If the target is down, its samples are marked stale.", topics=topics)
+    assert names_its_call(own)
+
+
+def test_doing_so_is_no_answer():
+    """ "What do you do when you have a reason to use unsafe code?" answered "..., you can do so" (the Rust
+    book, both readers: circular): the main clause says the condition again. "You can do so by ..." says how.
+    """
+    assert (
+        match_sentence("When you have a reason to use unsafe code, you can do so, and the annotation helps.")
+        is None
+    )
+    kept = match_sentence("If you need a custom adapter, you can do so by subclassing BaseAdapter.")
+    assert kept is not None and kept.pattern == "cause"
+
+
+def test_a_choice_to_make_is_no_instruction():
+    """ "I'm trying to change the data in a hash map. How do I do that?" answered "... you have to decide how
+    to handle the case when a key already has a value" (the Rust book, 0 of 16 readings kept over two
+    sessions): that there is a choice, not what to do."""
+    assert (
+        match_sentence(
+            "When you want to change the data in a hash map, you have to decide how to handle the case when "
+            "a key already has a value assigned."
+        )
+        is None
+    )
+    assert (
+        match_sentence("To determine whether to use loops or iterators, you need to know which is faster.")
+        is None
+    )
+    kept = match_sentence("To add a header, you need to pass a dict to the headers parameter.")
+    assert kept is not None and kept.pattern == "procedure"

@@ -160,7 +160,7 @@ def term_and_sides(terms: Sequence[str], labels: Sequence[str]) -> tuple[str, st
 def finish_question(
     core: str, protect: Sequence[str], *, style: str, length: str, seed: int, scope: str, api: bool = False
 ) -> str:
-    question = size_question(core, length, seed=seed, scope=scope, api=api)
+    question = size_question(core, length, scope=scope, api=api)
     kept = [term for term in [*protect, scope] if term and term.lower() in question.lower()]
     return apply_style(question, style, seed=seed, protect=kept)
 

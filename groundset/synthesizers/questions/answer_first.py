@@ -71,6 +71,6 @@ def fact_question(
     api = bool(anchor) and not names_anchor(core, anchor)
     if api:  # a short question names it too
         length, scope = ("medium" if length == "short" else length), anchor
-    question = size_question(core, length, seed=seed, scope=scope, api=api)
+    question = size_question(core, length, scope=scope, api=api)
     protect = [t for t in [*(f.focus for f in facts), anchor] if t and t.lower() in question.lower()]
     return apply_style(question, style, seed=seed, protect=protect)

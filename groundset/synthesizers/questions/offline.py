@@ -254,7 +254,7 @@ def offline_question(
     core = rng.choice(cores)
     if length == "short" and len(core.split()) > _SHORT_WORDS:
         core = min(cores, key=lambda text: len(text.split()))
-    question = size_question(core, length, seed=seed)
+    question = size_question(core, length)
     protect = [name for name in names if name and name.lower() in question.lower()]
     return apply_style(question, style, seed=seed, protect=protect)
 

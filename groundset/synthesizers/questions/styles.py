@@ -50,7 +50,6 @@ _EDGE_PUNCTUATION = "\"'`()[]{}<>.,;:!?\u2018\u2019\u201c\u201d\u2026\u2013\u201
 _LONG_WORD = re.compile(r"(?<!\w)[A-Za-z]{5,}(?!\w)")
 _SHORTER_WORD = re.compile(r"(?<!\w)[A-Za-z]{4,}(?!\w)")
 _MAX_KEYWORDS = 10
-_CLAUSES = (", according to the docs", ", as the docs describe it")
 _MASS_ENDINGS = ("ing", "tion", "sion", "ness", "ment", "ity", "ance", "ence", "ism", "age", "ware", "data")
 # Protected terms are swapped for private-use characters while a style works on the text:
 # they are neither letters nor spaces, so no rule can lower-case, drop or misspell them.
@@ -189,9 +188,10 @@ def _typo(word: str, rng: random.Random) -> str:
 _OTHER_NAME = re.compile(r"(?<=\w )(?!I\b)[A-Z][a-z]+[A-Z]\w*|(?<=\w )(?!I\b)[A-Z][a-z]{2,}(?:['\u2019]s)?\b")
 
 
-def size_question(core: str, length: str, *, seed: int = 0, scope: str = "", api: bool = False) -> str:
-    """short: ``core`` as is; medium: scoped to the product (``scope``, e.g. "Prometheus"), else as is;
-    long: scoped and with a short clause. ``api``: ``scope`` is the API the question's sentence documents,
+def size_question(core: str, length: str, *, scope: str = "", api: bool = False) -> str:
+    """short: ``core`` as is; medium and long: scoped to the product (``scope``, e.g. "Prometheus"), else
+    as is (a template has no words to make a question longer that readers did not call filler; a model
+    writes long questions). ``api``: ``scope`` is the API the question's sentence documents,
     said after any other name ("What happens if msg is a String in socket.send()?").
 
     No persona lead-in ("As an analyst, ..."): blind readers on four corpora kept 3 of 13 long questions
@@ -203,22 +203,17 @@ def size_question(core: str, length: str, *, seed: int = 0, scope: str = "", api
     core = core.strip()
     if length == "short":
         return core
-    rng = random.Random(f"length:{seed}:{core}")
-    clause = rng.choice(_CLAUSES)
     body = core.rstrip("?")
     # No "in Prometheus" after another product's name ("What is Kapacitor's scope in Prometheus?"): it
     # makes the question about the wrong thing.
     scoped = bool(scope) and scope.casefold() not in core.casefold() and (api or not _OTHER_NAME.search(core))
     ends_open = body.rsplit(" ", 1)[-1].lower() in PREPOSITIONS  # "... not result in": no "in in"
-    if length == "medium":
-        if scoped:
-            return f"In {scope}, {_lower_first(core)}" if ends_open else f"{body} in {scope}?"
-        # no stock clause: blind readers on five corpora called ", as the docs describe it" filler (one said a
-        # stricter reader would fail the 5 of 23 pip questions that had it); a long question keeps one
-        return core
     if scoped:
-        body = f"In {scope}, {_lower_first(body)}" if ends_open else f"{body} in {scope}"
-    return body + clause + "?"
+        return f"In {scope}, {_lower_first(core)}" if ends_open else f"{body} in {scope}?"
+    # No stock clause (", as the docs describe it"): blind readers on six corpora called it filler, 84 of the
+    # 826 failed readings of questions that had one named it, and one reader of the Rust book failed 5 of 40
+    # questions for it alone.
+    return core
 
 
 def agreement(term: str) -> dict[str, str]:

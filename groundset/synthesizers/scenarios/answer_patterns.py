@@ -166,6 +166,14 @@ _NOT_AFFECTED = frozenset(
     {"a", "an", "you", "it", "this", "that", "they", "there", "we", "these", "those", "he", "she", "nothing",
      "everything", "something", "anything", "one", "each", "which", "what"}
 )  # fmt: skip
+# "chances are you should use a vector" (the Rust book) is advice, not what happens "to chances"
+_HEDGE = re.compile(r"^(?:chances|odds) are (?:that )?", re.IGNORECASE)
+# "When you have a reason to use unsafe code, you can do so, and ...": the condition again, no answer
+_DO_SO = re.compile(
+    r"^(?:you |we )?(?:can|could|may|might|should|must|will|need to) (?:do|use) (?:so|that|this|it)\b"
+    r"(?!\s+(?:by|with|using|via|through|from|in|on)\b)",
+    re.IGNORECASE,
+)
 _BECAUSE = _rule(r"^(?P<effect>[^,;]{8,120}?),? because (?P<answer>.+)$")
 _UNLIKE = _rule(
     r"^(?:Unlike|In contrast to|Compared to|Compared with|As opposed to) (?P<other>[^,]{2,60}), "
@@ -403,7 +411,13 @@ _RELATIVE = frozenset({"which", "whom", "whose"})
 # "A library may be used by multiple independent parts of an application", "It can be used in Swift projects":
 # who uses it, or where, not how: readers kept 0 of 23 readings of "How can a library be used?"
 # (Prometheus) and 1 of 3 of "How can the XCFramework be used?" (llama.cpp). "Used in two modes" is a how.
-_WHO_OR_WHERE = re.compile(r"used (?:by|in (?!(?:\d+|one|two|three|four|several|many|different) ))", re.I)
+# Nor that any place will do: "Constants can be declared in any scope" answered "How can constants be
+# declared?" (the Rust book, 0 of 6 readings kept).
+_WHO_OR_WHERE = re.compile(
+    r"used (?:by|in (?!(?:\d+|one|two|three|four|several|many|different) ))"
+    r"|^\w+ (?:in|at|on|from|to|into|within) (?:any|every|all|each)\b",
+    re.I,
+)
 
 
 def _find_procedure(text: str) -> Match | None:
@@ -460,20 +474,23 @@ def _find_cause(text: str) -> Match | None:
         slots = {"conj": m["conj"].lower(), "cond": cond}
         if _CAVEAT.match(answer):
             return None  # "keep in mind that it ignores the environment": a warning, not what to do about it
-        if imperative(answer) or _ADVISING.match(answer):
+        said = _HEDGE.sub("", answer)
+        if _DO_SO.match(said):
+            return None
+        if imperative(said) or _ADVISING.match(said):
             slots["form"] = "advice"
-        elif rule := _RULE_MAIN.match(answer):  # "they should usually be one metric with labels"
+        elif rule := _RULE_MAIN.match(said):  # "they should usually be one metric with labels"
             # the reader's own situation ("when you have multiple metrics to sum") asks what to do
             form = "advice" if cond.lower().startswith("you ") else "rule"
             slots.update(form=form, modal=rule["modal"].lower())
-        elif (can := _YOU_CAN_VERB.match(answer)) and can["verb"] not in ADVERBS:
+        elif (can := _YOU_CAN_VERB.match(said)) and can["verb"] not in ADVERBS:
             slots.update(form="can", verb=can["verb"])
         else:
             slots["form"] = "effect"
-            affected = _AFFECTED.match(answer)
+            affected = _AFFECTED.match(said)
             if affected and affected["what"].split()[0].lower() not in _NOT_AFFECTED:
                 slots["what"] = affected["what"]
-                if state := _STATE.match(answer[len(affected["what"]) :]):
+                if state := _STATE.match(said[len(affected["what"]) :]):
                     # "the primary goals are for the codebase to advance": what they are, not what happens
                     slots["state"] = state["be"]
         if _ACTIVITY.match(cond) and not slots.get("what"):

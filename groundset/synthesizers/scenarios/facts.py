@@ -140,6 +140,8 @@ def _fact(passage: Passage, lowercase: frozenset[str], topics: frozenset[str]) -
         return None
     if _EXAMPLE_NAME.search(match.subject) or (kind == "subject" and _TRAILING_ADVERB.search(focus)):
         return None  # "if SomeDependency is a sub-dependency", "The archive then allows ..." (pip's docs)
+    if kind == "subject" and _of_the_example(focus, passage.codes):
+        return None  # "The variable s refers to a string literal" (the Rust book): the asker has no `s`
     if match.pattern == "definition" and passage.label and _variant_of(passage.label, focus):
         return None  # "Invalid Module Specifier: Module specifier is an invalid URL, ..." (Node.js's errors)
     if kind == "subject" and not article and _is_title_word(focus, lowercase):
@@ -182,7 +184,10 @@ def _fact(passage: Passage, lowercase: frozenset[str], topics: frozenset[str]) -
         return None  # "You can also declare a response using a dict": one more way, not how it is done
     lowercase_words = sorted(w for w in _capitalised(reference) if _written_lower(w, lowercase))
     fact = Fact.stated(match, focus, reference, lowercase_words=lowercase_words)
-    if match.pattern == "cause" and _ABOUT_A_VARIABLE.match(focus) and focus.split()[0] in passage.codes:
+    if match.pattern == "cause" and (
+        (_ABOUT_A_VARIABLE.match(focus) and focus.split()[0] in passage.codes)
+        or _whose_code(focus, match.answer, passage.codes)
+    ):
         fact.slots["argument"] = "yes"  # "If `value` does pass the test", "If `wait` is `true`": see below
     return fact
 
@@ -213,7 +218,9 @@ _EVALUATES = re.compile(
 _POINTS_AROUND = re.compile(
     r"\b(?:the|this|that|these|those)\s+(?:previous|preceding|above|aforementioned|earlier|following|next|new)\s+"
     r"(?:steps?|sections?|paragraphs?|examples?|pages?|chapters?|lines?|listings?|snippets?)\b"
-    r"|\b(?:this|that)\s+line\b",
+    r"|\b(?:this|that)\s+line\b"
+    # a demonstrative for what came before: "Pin builds on that to give us the exact guarantee we need"
+    r"|\b(?:on|of|from|with|by|like|than|about|beyond)\s+(?:that|this)(?=\s*[.,;:)]|\s*$|\s+(?:to|and|but|so)\b)",
     re.IGNORECASE,
 )
 # A definition or purpose by another thing's: "Constraints files are used for exactly the same reason as
@@ -228,6 +235,32 @@ _ALTERNATIVE = re.compile(
 )
 # A name the page made up for its example ("SomeDependency", "SomePackage"): the question depends on it.
 _EXAMPLE_NAME = re.compile(r"\b(?:Some|Foo|Bar)[A-Z][a-z]\w*")
+# Something of the page's own example: a variable of one plain word ("the variable s", "the guess variable"),
+# a part of its code ("the guess in the expression"), or a value in one of its names ("the 5 in five",
+# ``five`` a function of the example). Readers of the Rust book kept 0 of 10 such readings: the asker has
+# not seen the listing. A variable with a name of its own is asked (FastAPI's "oauth2_scheme variable": 17
+# of 17 readings kept).
+_VARIABLE = re.compile(
+    r"\bvariables?\s+`?(?P<after>[a-z]+)`?$|^(?:the\s+)?`?(?P<before>[a-z]+)`?\s+variables?$"
+)
+_IN_THE_EXAMPLE = re.compile(
+    r"\bin\s+(?:the|this|that|our|each)\s+(?:expression|listing|example|snippet|statement)\b", re.IGNORECASE
+)
+_IN_A_NAME = re.compile(r"\bin\s+`?(?P<name>[a-z][a-z0-9]*)`?$")
+
+
+def _of_the_example(focus: str, codes: frozenset[str]) -> bool:
+    """Whether a subject is a part of the page's example code (see ``_VARIABLE``); ``codes``: the inline
+    code of its sentence, where the example's names are written."""
+    variable = _VARIABLE.search(focus)
+    in_name = _IN_A_NAME.search(focus)
+    return bool(
+        (variable and (variable["after"] or variable["before"]) in codes)
+        or _IN_THE_EXAMPLE.search(focus)
+        or (in_name and in_name["name"] in codes)
+    )
+
+
 # A subject cut before its verb with the sentence's adverb ("This archive then allows ..." -> "The archive
 # then"; "Understand employees only need to ..."): a garbled subject.
 _TRAILING_ADVERB = re.compile(
@@ -300,13 +333,16 @@ def _too_thin(match: Match) -> bool:
     value", "a definition or description of something"), with no next sentence going on with it."""
     if match.pattern != "definition" or match.slots.get("how") != "is":
         return False
+    # a term's own words define nothing: "The state pattern is an object-oriented design pattern" (the Rust
+    # book; both readers: "omits what the pattern is"); an API's may ("error.path is the absolute file path")
+    own = set() if _CODE_CHARS.search(match.subject) else set(re.findall(r"[\w'-]+", match.subject.lower()))
     words = re.findall(r"[\w'-]+", match.answer.lower())
-    return (
-        len([w for w in words if w not in QUERY_STOP_WORDS and w not in _VAGUE_WORDS]) < _MIN_DEFINING_WORDS
-    )
+    defining = [w for w in words if w not in QUERY_STOP_WORDS and w not in _VAGUE_WORDS and w not in own]
+    return len(defining) < _MIN_DEFINING_WORDS
 
 
 _VAGUE_WORDS = word_set("something anything thing things item items kind sort type")
+_CODE_CHARS = re.compile(r"[_./:()<>]|[a-z][A-Z]")
 
 
 def _topic_kind(match: Match) -> str:
@@ -335,6 +371,27 @@ _ARGUMENT = re.compile(
 _ABOUT_A_VARIABLE = re.compile(
     r"^[a-z][a-z0-9]*\s+(?!(?:is|are)\s+(?:not\s+)?(?:installed|found|available|present|missing|running)\b)"
 )
+
+
+# A condition on "the X" whose effect is a named API's ("Once the future completes, `block_on` returns ...",
+# "If the closure returns `true`, the value will be included in the iteration produced by `filter`"): the
+# X is that API's (the Rust book; readers failed both without the API's name).
+_THE_ONE_WORD = re.compile(r"^the\s+[a-z]+\s+(?!of\b)[a-z]")
+
+
+def _whose_code(condition: str, effect: str, codes: frozenset[str]) -> bool:
+    """Whether a condition on "the X" has an effect that names inline code the condition does not."""
+    if not _THE_ONE_WORD.match(condition):
+        return False
+    for code in codes:
+        if _CODE_NAME_LIKE.fullmatch(code):
+            named = re.compile(rf"(?<![\w.]){re.escape(code)}(?!\w)")
+            if named.search(effect) and not named.search(condition):
+                return True
+    return False
+
+
+_CODE_NAME_LIKE = re.compile(r"[A-Za-z_][\w.:]*(?:\(\))?")
 
 
 def names_its_call(fact: Fact) -> bool:
