@@ -1335,3 +1335,17 @@ def test_a_choice_to_make_is_no_instruction():
     )
     kept = match_sentence("To add a header, you need to pass a dict to the headers parameter.")
     assert kept is not None and kept.pattern == "procedure"
+
+
+def test_a_definition_turned_round_and_an_abstract_head_ask_nothing():
+    """ "What is preventing errors in concurrent programming?" answered "... is the advantage of thinking
+    about ownership" (0 of 10 readings kept) and "What significance should a struct's name describe?" (0 of
+    14), both from the Rust book: the first says what ownership gives, the second asks by a noun that stands
+    for its "of" phrase. "What meaning must a metric name have?" (Prometheus, "a single meaning within a
+    job") keeps its head."""
+    from groundset.synthesizers.questions.templates import object_head
+
+    turned = "Preventing errors in concurrent programming is the advantage of thinking about ownership."
+    assert [f for f in facts_of(turned) if f.pattern == "definition"] == []
+    assert object_head("the significance of the pieces of data being grouped together") == ""
+    assert object_head("a single meaning within a job") == "meaning"

@@ -218,6 +218,13 @@ _VAGUE_HEADS = frozenset(
 )  # fmt: skip
 
 
+# Heads that stand for their "of" phrase: "should describe the significance of the pieces of data" asks
+# "What significance should a struct's name describe?" (the Rust book, 0 of 14 readings kept).
+_ABSTRACT_HEADS = frozenset(
+    {"significance", "importance", "meaning", "nature", "relevance", "essence", "gist"}
+)
+
+
 _DURATION = re.compile(  # "at least 90 days", "a minimum of 6 months", "a few weeks"
     r"(?:(?:at least|at most|up to|no more than|no less than|more than|less than|about|over|under"
     r"|(?:a\s+)?(?:minimum|maximum)\s+of)\s+)?(?:an?\s+)?"
@@ -251,6 +258,9 @@ def object_head(answer: str) -> str:
     head = named[-1] if named else ""
     if not head or head.lower() in _VAGUE_HEADS:
         return ""
+    after = words[len(phrase) + 1].lower() if len(words) > len(phrase) + 1 else ""
+    if after == "of" and head.lower() in _ABSTRACT_HEADS:
+        return ""  # "describe the significance of the pieces of data": not "What significance ...?"
     return head if head.isupper() or head[1:] != head[1:].lower() else head.lower()
 
 

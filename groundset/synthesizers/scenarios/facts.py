@@ -162,7 +162,9 @@ def _fact(passage: Passage, lowercase: frozenset[str], topics: frozenset[str]) -
         return None
     # "used for exactly the same reason as requirements files", "a labour-saving alternative to ..."
     if match.pattern in ("definition", "purpose") and (
-        _SAME_AS_ANOTHER.search(match.answer) or _ALTERNATIVE.match(match.answer)
+        _SAME_AS_ANOTHER.search(match.answer)
+        or _ALTERNATIVE.match(match.answer)
+        or _GAIN_OF.match(match.answer)
     ):
         return None
     if reference == sentence and (
@@ -232,6 +234,13 @@ _SAME_AS_ANOTHER = re.compile(
 )
 _ALTERNATIVE = re.compile(
     r"^(?:a|an|the)\s+(?:[\w-]+\s+){0,2}(?:alternative|replacement|substitute)\s+(?:to|for)\b", re.IGNORECASE
+)
+# A definition turned round: "Preventing errors in concurrent programming is the advantage of thinking about
+# ownership" (the Rust book, 0 of 10 readings kept) says what ownership gives, not what the subject is.
+_GAIN_OF = re.compile(
+    r"^the\s+(?:main\s+|key\s+|biggest\s+|primary\s+|real\s+)?"
+    r"(?:advantage|benefit|upside|downside|drawback|payoff|reward|result|consequence)s?\s+of\b",
+    re.IGNORECASE,
 )
 # A name the page made up for its example ("SomeDependency", "SomePackage"): the question depends on it.
 _EXAMPLE_NAME = re.compile(r"\b(?:Some|Foo|Bar)[A-Z][a-z]\w*")
