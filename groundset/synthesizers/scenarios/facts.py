@@ -426,7 +426,11 @@ def _names_its_subject(clause: str, topics: frozenset[str], *, phrase: bool = Fa
     if any(_NAMED.search(word) for word in subject) or (phrase and len(words) >= 3):
         return True
     folded = f" {' '.join(subject).casefold()} "
-    return any(" " in topic and f" {topic} " in folded for topic in topics)
+    # a term, not a key phrase that runs to the clause's end ("the pattern matches": "pattern matches")
+    rest = f" {' '.join(words[1:]).casefold()} "
+    return any(
+        " " in topic and f" {topic} " in folded and not rest.endswith(f" {topic} ") for topic in topics
+    )
 
 
 def _names_a_topic(text: str, topics: frozenset[str], codes: frozenset[str]) -> bool:
