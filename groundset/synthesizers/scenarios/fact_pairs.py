@@ -33,7 +33,7 @@ from ...text.scripts import CJK
 from ..questions.offline import term_pattern, term_words
 from ..questions.templates import ORDER, asks_broadly, asks_one_thing, follow_up, in_setting
 from .fact_index import FactIndex
-from .facts import Fact, subject_key
+from .facts import Fact, subject_key, written_as_code
 from .topics import GENERIC_WORDS
 
 __all__ = [
@@ -69,7 +69,6 @@ MAX_NAMING_CHUNKS = 20_000
 # of 8 such cross-page pairs (three corpora), and 2 of 3 of subjects fewer pages name.
 MAX_ACROSS_SHARE = 0.2
 MIN_ACROSS_PAGES = 3
-_CODE_LIKE = re.compile(r"[_.:<>()/]|[a-z][A-Z]")
 
 Located = tuple[str, Fact]  # (chunk id, fact)
 
@@ -124,7 +123,7 @@ def option_bridges(kg: KnowledgeGraph, index: FactIndex) -> Iterator[tuple[Locat
     for name in sorted(options):
         first = options[name].get("default")
         target = first[1].answer.strip("`'\" []") if first else ""
-        if first is None or target == name or target not in options or not _CODE_LIKE.search(target):
+        if first is None or target == name or target not in options or not written_as_code(target):
             continue  # a value that is a word ("all") is no reference to the option of that name
         second = options[target].get("default")  # what the first one starts at: not what the second sets
         if second is None or second[0] == first[0]:
@@ -301,7 +300,7 @@ def _same_rule(a: Fact, b: Fact) -> bool:
 
 
 def _same_spelling(a: str, b: str) -> bool:
-    if _CODE_LIKE.search(a) or _CODE_LIKE.search(b):
+    if written_as_code(a) or written_as_code(b):
         return a == b
     return True
 

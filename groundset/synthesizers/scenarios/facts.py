@@ -27,7 +27,15 @@ from .option_facts import option_facts
 from .passages import Passage, after_label, is_prose, passages, with_continuation
 from .topics import worth_asking
 
-__all__ = ["FACT_LANGUAGES", "Fact", "facts_of", "names_its_call", "prose_vocabulary", "subject_key"]
+__all__ = [
+    "FACT_LANGUAGES",
+    "Fact",
+    "facts_of",
+    "names_its_call",
+    "prose_vocabulary",
+    "subject_key",
+    "written_as_code",
+]
 
 FACT_LANGUAGES = frozenset({"en", "de"})
 _PRONOUN = re.compile(r"^(?P<pronoun>It|They)\s+(?=\w)")
@@ -344,7 +352,7 @@ def _too_thin(match: Match) -> bool:
         return False
     # a term's own words define nothing: "The state pattern is an object-oriented design pattern" (the Rust
     # book; both readers: "omits what the pattern is"); an API's may ("error.path is the absolute file path")
-    own = set() if _CODE_CHARS.search(match.subject) else set(re.findall(r"[\w'-]+", match.subject.lower()))
+    own = set() if written_as_code(match.subject) else set(re.findall(r"[\w'-]+", match.subject.lower()))
     words = re.findall(r"[\w'-]+", match.answer.lower())
     defining = [w for w in words if w not in QUERY_STOP_WORDS and w not in _VAGUE_WORDS and w not in own]
     return len(defining) < _MIN_DEFINING_WORDS
@@ -352,6 +360,11 @@ def _too_thin(match: Match) -> bool:
 
 _VAGUE_WORDS = word_set("something anything thing things item items kind sort type")
 _CODE_CHARS = re.compile(r"[_./:()<>]|[a-z][A-Z]")
+
+
+def written_as_code(name: str) -> bool:
+    """Whether a name reads as code: dotted, called, snake_case or camelCase ("server.port", "fs.read()")."""
+    return bool(_CODE_CHARS.search(name))
 
 
 def _topic_kind(match: Match) -> str:
